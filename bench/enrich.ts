@@ -1,0 +1,107 @@
+// The service under test, driven through its own CLI (as built by build.ts): generate, import, issue a key, serve.
+import path from 'node:path';
+import { BUILD_DIR, ROOT } from './build.js';
+import { type Child, runToEnd, spawnChild, waitForLine } from './children.js';
+
+const CLI = path.join(BUILD_DIR, 'cli', 'main.js');
+const MINUTE = 60_000;
+
+const enrich = (name: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv = {}) =>
+  runToEnd(name, process.execPath, [CLI, ...args], { timeoutMs, env, cwd: ROOT });
+
+export interface Sizes {
+  people: number;
+  companies: number;
+  seed: number;
+}
+
+/** `enrich generate` into `dir`: DIR/people.ndjson and DIR/companies.ndjson. */
+export async function generate(dir: string, sizes: Sizes, timeoutMs: number): Promise<void> {
+  const { people, companies, seed } = sizes;
+  const args = ['generate', '--people', `${people}`, '--companies', `${companies}`, '--seed', `${seed}`];
+  await enrich('enrich generate', [...args, '--out', dir], timeoutMs);
+}
+
+export interface ImportSummary {
+  records: number;
+  /** As the command reports it: the import itself, without process start-up. */
+  seconds: number;
+  /** Records per second as the command reports it (from its unrounded time). */
+  perSecond: number;
+  /** Wall-clock time of the whole command, start-up included. */
+  wallSeconds: number;
+}
+
+/** Time-box for an import of `records`: ten times the slowest rate seen here (3,000 a second), plus start-up. */
+const importTimeoutMs = (records: number) => 2 * MINUTE + 3 * records;
+
+/** `enrich import ENTITY FILE --db DB`, read back from its summary line. */
+export async function importFile(
+  entity: 'people' | 'companies',
+  file: string,
+  db: string,
+  expectedRecords: number,
+): Promise<ImportSummary> {
+  const timeoutMs = importTimeoutMs(expectedRecords);
+  const started = performance.now();
+  const { stdout } = await enrich(`enrich import ${entity}`, ['import', entity, file, '--db', db], timeoutMs);
+  const wallSeconds = (performance.now() - started) / 1000;
+  const match = stdout.match(/: (\d+) \w+ imported, (\d+) rejected of \d+ lines in ([\d.]+) s \((\d+)\/s\)/);
+  if (!match) throw new Error(`enrich import ${entity}: unexpected output: ${stdout.trim()}`);
+  if (match[2] !== '0') throw new Error(`enrich import ${entity}: ${match[2]} lines rejected`);
+  const records = Number(match[1]);
+  if (records !== expectedRecords)
+    throw new Error(`enrich import ${entity}: ${records} of ${expectedRecords}`);
+  return { records, seconds: Number(match[3]), perSecond: Number(match[4]), wallSeconds };
+}
+
+/** A key for the benchmark: a rate far above anything the load reaches, so it never limits. */
+export async function createBenchKey(db: string): Promise<string> {
+  const args = ['keys', 'create', '--name', 'benchmark', '--rate', '1000000', '--db', db];
+  const { stdout } = await enrich('enrich keys create', args, MINUTE);
+  const token = stdout.trim().split('\n').at(-1);
+  if (!token) throw new Error('enrich keys create printed no token');
+  return token;
+}
+
+export interface LoadedStore {
+  people: ImportSummary;
+  companies: ImportSummary;
+  /** A benchmark key's bearer token. */
+  token: string;
+}
+
+/** Imports a data set into a new store at `db` (people, then companies) and issues a benchmark key. */
+export async function loadStore(
+  files: { people: string; companies: string },
+  sizes: Sizes,
+  db: string,
+): Promise<LoadedStore> {
+  const people = await importFile('people', files.people, db, sizes.people);
+  const companies = await importFile('companies', files.companies, db, sizes.companies);
+  return { people, companies, token: await createBenchKey(db) };
+}
+
+export interface RunningEnrich {
+  child: Child;
+  origin: string;
+}
+
+/**
+ * `enrich serve` on a free loopback port with `workers` processes (ENRICH_WORKERS; default 1);
+ * `cpuProfDir` runs it under --cpu-prof, each process writing its profile there on shutdown.
+ */
+export async function serve(
+  db: string,
+  opts: { cpuProfDir?: string; workers?: number } = {},
+): Promise<RunningEnrich> {
+  const profile = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : [];
+  const args = [...profile, CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--db', db];
+  const child = spawnChild('enrich serve', process.execPath, args, {
+    cwd: ROOT,
+    env: { LOG_LEVEL: 'warn', ENRICH_ACCESS_LOG: 'false', ENRICH_WORKERS: `${opts.workers ?? 1}` },
+  });
+  child.proc.stdout!.resume(); // warnings only; never let the pipe fill
+  const match = await waitForLine(child, child.proc.stderr!, /listening on (http:\/\/\S+)/, 2 * MINUTE);
+  return { child, origin: match[1]! };
+}

@@ -1,0 +1,49 @@
+// Import throughput, each run into a fresh store, beside the floor of reading and parsing the same files.
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import type { DataFiles } from './data-files.js';
+import { type ImportSummary, importFile, type Sizes } from './enrich.js';
+import { type Floor, readAndParse } from './lines.js';
+import { say } from './log.js';
+
+export interface ImportRun {
+  people: ImportSummary;
+  companies: ImportSummary;
+  peopleFloor: Floor;
+  companiesFloor: Floor;
+}
+
+export interface ImportRuns {
+  runs: ImportRun[];
+  /** The store the last run left, kept for the lookup benchmark. */
+  db: string;
+}
+
+const removeStore = (db: string) => {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+};
+
+/** `runs` imports of people then companies, each into a new SQLite file, each followed by its floor. */
+export async function measureImports(
+  files: DataFiles,
+  sizes: Sizes,
+  dir: string,
+  runs: number,
+): Promise<ImportRuns> {
+  const results: ImportRun[] = [];
+  let db = '';
+  for (let run = 1; run <= runs; run++) {
+    if (db) removeStore(db);
+    db = path.join(dir, `import-${run}.db`);
+    const people = await importFile('people', files.people, db, sizes.people);
+    const peopleFloor = await readAndParse(files.people);
+    const companies = await importFile('companies', files.companies, db, sizes.companies);
+    const companiesFloor = await readAndParse(files.companies);
+    results.push({ people, companies, peopleFloor, companiesFloor });
+    say(
+      `import run ${run}/${runs}: ${people.perSecond} people/s (floor ${Math.round(peopleFloor.perSecond)}/s), ` +
+        `${companies.perSecond} companies/s (floor ${Math.round(companiesFloor.perSecond)}/s)`,
+    );
+  }
+  return { runs: results, db };
+}

@@ -1,0 +1,48 @@
+// Runs one load test from a separate process (bench/load.ts) and samples the server's CPU while it measures.
+import path from 'node:path';
+import { spawnChild, waitForLine } from './children.js';
+import { type LoadResult, type LoadSpec, MEASURING } from './load-protocol.js';
+import { machineBusySeconds, treeCpuSeconds } from './system.js';
+
+const LOAD_SCRIPT = path.join(import.meta.dirname, 'load.ts');
+
+export interface Measured extends LoadResult {
+  /** Server CPU (all its processes) over the measured seconds, in cores: 1.0 = one core busy throughout. */
+  serverCores: number;
+  /** The same for the load generator. */
+  loadCores: number;
+  /** The same for everything else on the machine: other people's work competing for the cores. */
+  otherCores: number;
+}
+
+/** One load run against `spec.origin`, whose server process is `serverPid`; time-boxed to its duration + 60 s. */
+export async function runLoad(spec: LoadSpec, serverPid: number): Promise<Measured> {
+  const child = spawnChild('load generator', process.execPath, ['--import', 'tsx', LOAD_SCRIPT]);
+  try {
+    let output = '';
+    child.proc.stdout!.setEncoding('utf8').on('data', (text: string) => {
+      output += text;
+    });
+    child.proc.stdin!.end(JSON.stringify(spec));
+    const limitMs = (spec.warmup + spec.duration + 60) * 1000;
+    await waitForLine(child, child.proc.stdout!, new RegExp(`^${MEASURING}$`), limitMs);
+    const serverBefore = treeCpuSeconds(serverPid);
+    const machineBefore = machineBusySeconds();
+    const from = performance.now();
+    const timer = setTimeout(() => void child.stop(), limitMs);
+    const code = await child.exited.finally(() => clearTimeout(timer));
+    const serverCpu = treeCpuSeconds(serverPid) - serverBefore;
+    const machineCpu = machineBusySeconds() - machineBefore;
+    const wallSeconds = (performance.now() - from) / 1000;
+    if (code !== 0) throw new Error(`load generator exited with ${code}\n${child.stderrTail()}`);
+    const result = JSON.parse(output.trim().split('\n').at(-1) ?? '') as LoadResult;
+    return {
+      ...result,
+      serverCores: serverCpu / result.seconds,
+      loadCores: result.loadCpuSeconds / result.seconds,
+      otherCores: Math.max(0, machineCpu - serverCpu - result.loadCpuSeconds) / wallSeconds,
+    };
+  } finally {
+    await child.stop();
+  }
+}

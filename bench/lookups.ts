@@ -1,0 +1,114 @@
+// Lookup load tests: each kind of lookup against Enrich, interleaved with the static ceiling in every round.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Child, spawnChild, waitForLine } from './children.js';
+import { COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS, type Sample } from './dataset.js';
+import { type Measured, runLoad } from './loadgen.js';
+import { say } from './log.js';
+import type { LoadOptions } from './options.js';
+import { medianOf } from './stats.js';
+import { waitForQuiet } from './system.js';
+
+export interface Server {
+  origin: string;
+  pid: number;
+}
+
+/** One row of load: a server, the paths to cycle through, and the headers to send. */
+export interface Target {
+  name: string;
+  server: Server;
+  paths: string[];
+  headers: Record<string, string>;
+}
+
+export const CEILING_PEOPLE = 'ceiling /people';
+export const CEILING_COMPANY = 'ceiling /company';
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Every target once per round, `runs` rounds: slow drifts of the machine then touch every figure alike. */
+export async function measureRounds(targets: Target[], load: LoadOptions): Promise<Map<string, Measured[]>> {
+  const results = new Map<string, Measured[]>(targets.map((t) => [t.name, []]));
+  for (let round = 1; round <= load.runs; round++) {
+    for (const target of targets) {
+      const { connections, duration, warmup } = load;
+      const spec = { origin: target.server.origin, paths: target.paths, headers: target.headers };
+      if (load.waitQuiet > 0) await waitForQuiet(load.waitQuiet);
+      const measured = await runLoad({ ...spec, connections, duration, warmup }, target.server.pid);
+      results.get(target.name)!.push(measured);
+      say(
+        `round ${round}/${load.runs} ${target.name}: ${Math.round(measured.rps)} req/s, ` +
+          `p99 ${measured.p99Ms.toFixed(2)} ms, server ${measured.serverCores.toFixed(2)} cores` +
+          (measured.non2xx > 0 ? `, ${measured.non2xx} non-2xx` : ''),
+      );
+    }
+  }
+  return results;
+}
+
+/** Targets for Enrich's lookups of the given kinds. */
+export function enrichTargets(enrich: Server, token: string, sample: Sample, kinds: readonly LookupKind[]) {
+  return kinds.map(
+    (kind): Target => ({
+      name: kind,
+      server: enrich,
+      paths: sample.paths[kind],
+      headers: bearer(token),
+    }),
+  );
+}
+
+/** Starts the static ceiling server (bench/static-server.ts) with the sample's median-size records. */
+export async function startCeiling(
+  sample: Sample,
+  dir: string,
+  workers: number,
+): Promise<{ child: Child; server: Server }> {
+  const personFile = path.join(dir, 'ceiling-person.json');
+  const companyFile = path.join(dir, 'ceiling-company.json');
+  writeFileSync(personFile, sample.personBody);
+  writeFileSync(companyFile, sample.companyBody);
+  const script = path.join(import.meta.dirname, 'static-server.ts');
+  const args = ['--import', 'tsx', script, personFile, companyFile, `${workers}`];
+  const child = spawnChild('static server', process.execPath, args);
+  const match = await waitForLine(child, child.proc.stdout!, /listening on (http:\/\/\S+)/, 60_000);
+  return { child, server: { origin: match[1]!, pid: child.pid } };
+}
+
+/** The full comparison: per round, the /people ceiling, the person lookups, the /company ceiling, the company lookups. */
+export function ceilingAndLookups(enrich: Server, ceiling: Server, token: string, sample: Sample): Target[] {
+  // The ceiling is sent the same request paths as the lookups it stands beside; it ignores the query.
+  return [
+    { name: CEILING_PEOPLE, server: ceiling, paths: sample.paths.id, headers: bearer(token) },
+    ...enrichTargets(enrich, token, sample, PERSON_LOOKUPS),
+    { name: CEILING_COMPANY, server: ceiling, paths: sample.paths.website, headers: bearer(token) },
+    ...enrichTargets(enrich, token, sample, COMPANY_LOOKUPS),
+  ];
+}
+
+export interface AtRate {
+  offered: number;
+  result: Measured;
+}
+
+/** Lookups by id at `share` of the measured maximum rate: the latency a deployment sees below saturation. */
+export async function measureAtRate(
+  target: Target,
+  maxRuns: Measured[],
+  load: LoadOptions,
+  share = 0.8,
+): Promise<AtRate> {
+  const offered = Math.round(share * medianOf(maxRuns, (m) => m.rps));
+  const { connections, duration, warmup } = load;
+  const spec = { origin: target.server.origin, paths: target.paths, headers: target.headers };
+  if (load.waitQuiet > 0) await waitForQuiet(load.waitQuiet);
+  const result = await runLoad(
+    { ...spec, connections, duration, warmup, overallRate: offered },
+    target.server.pid,
+  );
+  say(
+    `${target.name} at ${offered} req/s offered: p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms`,
+  );
+  return { offered, result };
+}

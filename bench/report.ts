@@ -1,0 +1,173 @@
+// The results of `npm run bench` as markdown: lookups against the ceiling, import, json-server, memory, targets.
+import { COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS } from './dataset.js';
+import { cores, entryHeading, int, mib, ms, seconds, table, times } from './format.js';
+import type { ImportRun } from './imports.js';
+import type { Measured } from './loadgen.js';
+import { CEILING_COMPANY, CEILING_PEOPLE } from './lookups.js';
+import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
+import { medianOf } from './stats.js';
+import { notes, targetTable } from './verdicts.js';
+
+const LABELS: Record<LookupKind, string> = {
+  id: 'people by `id`',
+  ln_url: 'people by `ln_url`',
+  work_email: 'people by `work_email`',
+  website: 'company by `website`',
+  abn: 'company by `abn`',
+};
+
+function lookupTable(r: BenchResults): string {
+  const row = (label: string, runs: Measured[] | undefined, share: string, perCoreShare: string) => {
+    const m = runs ?? [];
+    const non2xx = m.reduce((sum, x) => sum + x.non2xx + x.errors, 0);
+    return [
+      label,
+      int(rps(m)),
+      share,
+      ms(medianOf(m, (x) => x.p50Ms)),
+      ms(medianOf(m, (x) => x.p99Ms)),
+      cores(medianOf(m, (x) => x.serverCores)),
+      int(perCore(m)),
+      perCoreShare,
+      cores(medianOf(m, (x) => x.loadCores)),
+      cores(medianOf(m, (x) => x.otherCores)),
+      int(non2xx),
+    ];
+  };
+  const rows = [
+    row(
+      `ceiling: static ${int(r.bodyBytes.person)}-byte person`,
+      r.lookups.get(CEILING_PEOPLE),
+      '1.00×',
+      '1.00×',
+    ),
+    ...PERSON_LOOKUPS.map((k) =>
+      row(LABELS[k], r.lookups.get(k), times(ratio(r, k)), times(perCoreRatio(r, k))),
+    ),
+    row(
+      `ceiling: static ${int(r.bodyBytes.company)}-byte company`,
+      r.lookups.get(CEILING_COMPANY),
+      '1.00×',
+      '1.00×',
+    ),
+    ...COMPANY_LOOKUPS.map((k) =>
+      row(LABELS[k], r.lookups.get(k), times(ratio(r, k)), times(perCoreRatio(r, k))),
+    ),
+    row(
+      `people by \`id\` at ${int(r.atRate.offered)} req/s offered (80% of max)`,
+      [r.atRate.result],
+      '–',
+      '–',
+    ),
+  ];
+  const header = [
+    'load',
+    'req/s',
+    '× ceiling',
+    'p50 ms',
+    'p99 ms',
+    'server cores',
+    'req/s per server core',
+    '× ceiling per core',
+    'load-gen cores',
+    'other cores',
+    'non-2xx',
+  ];
+  return table(header, rows, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+}
+
+function importTable(r: BenchResults): string {
+  const row = (entity: 'people' | 'companies') => {
+    const floor = entity === 'people' ? (x: ImportRun) => x.peopleFloor : (x: ImportRun) => x.companiesFloor;
+    const perSecond = medianOf(r.imports, (x) => x[entity].perSecond);
+    const floorPerSecond = medianOf(r.imports, (x) => floor(x).perSecond);
+    return [
+      entity,
+      int(r.imports[0]?.[entity].records ?? Number.NaN),
+      int(perSecond),
+      int(floorPerSecond),
+      times(floorPerSecond / perSecond),
+      seconds(medianOf(r.imports, (x) => x[entity].wallSeconds)),
+    ];
+  };
+  const header = [
+    'import',
+    'records',
+    'records/s',
+    'read + JSON.parse floor/s',
+    'import time ÷ floor',
+    'wall time',
+  ];
+  return table(header, [row('people'), row('companies')], [1, 2, 3, 4, 5]);
+}
+
+function jsonServerTable(r: BenchResults): string {
+  const enrichId = rps(r.lookups.get('id'));
+  const rows = r.jsonServer.map((j) =>
+    j.failure
+      ? [int(j.size), `failed: ${j.failure}`, '–', '–', '–', '–', '–']
+      : [
+          int(j.size),
+          seconds(j.startSeconds),
+          int(rps(j.runs)),
+          ms(medianOf(j.runs, (x) => x.p50Ms)),
+          ms(medianOf(j.runs, (x) => x.p99Ms)),
+          mib(j.peakRssBytes),
+          times(enrichId / rps(j.runs)),
+        ],
+  );
+  const header = [
+    'people held',
+    'start-up',
+    'req/s by id',
+    'p50 ms',
+    'p99 ms',
+    'peak RSS',
+    `Enrich (${int(r.options.people)}) ÷ json-server`,
+  ];
+  return table(header, rows, [0, 1, 2, 3, 4, 5, 6]);
+}
+
+function memoryTable(r: BenchResults): string {
+  const rows = r.memory.map((m) =>
+    'skipped' in m
+      ? [int(m.people), `skipped: ${m.skipped}`, '–', '–', '–']
+      : [int(m.people), mib(m.peakRssBytes), int(m.processes), int(m.idRps), int(m.importPeoplePerSecond)],
+  );
+  const main = `${int(r.options.people)} (the run above, after all its load)`;
+  rows.push([main, mib(r.mainPeakRssBytes), '–', '–', '–']);
+  const header = ['people in store', 'server peak RSS (VmHWM)', 'processes', 'id req/s', 'import people/s'];
+  return table(header, rows, [1, 2, 3, 4]);
+}
+
+export function renderReport(r: BenchResults): string {
+  const o = r.options;
+  const settings =
+    `Data set: ${int(o.people)} people, ${int(o.companies)} companies (seed ${o.seed}); keys drawn at random from ` +
+    `${int(o.sample)} people and ${int(o.sample)} companies. ${o.runs} run(s) of everything, medians quoted; ` +
+    `${o.duration} s per load run after ${o.warmup} s of warm-up; ${o.connections} connections; autocannon in its ` +
+    `own process on 127.0.0.1; ${o.workers} server process(es) for Enrich and the ceiling alike; SQLite store; ` +
+    `key rate 1,000,000/s. Load average when the run started: ${r.loadAverage.map((n) => n.toFixed(2)).join(', ')}` +
+    (o.waitQuiet > 0 ? `; each load run first waited up to ${o.waitQuiet} s for a quiet second.` : '.');
+  return [
+    entryHeading(r.date, r.command, r.machine, r.built),
+    '',
+    settings,
+    '',
+    lookupTable(r),
+    '',
+    importTable(r),
+    '',
+    `json-server 0.17 (\`GET /people?id=\`, a linear scan), same load:`,
+    '',
+    jsonServerTable(r),
+    '',
+    memoryTable(r),
+    '',
+    targetTable(r),
+    '',
+    'Notes:',
+    '',
+    ...notes(r),
+  ].join('\n');
+}

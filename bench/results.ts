@@ -1,0 +1,44 @@
+// One `npm run bench` run's results, and the ratios every part of the report quotes.
+import { type LookupKind, PERSON_LOOKUPS } from './dataset.js';
+import type { ImportRun } from './imports.js';
+import type { JsonServerRun } from './json-server.js';
+import type { Measured } from './loadgen.js';
+import { type AtRate, CEILING_COMPANY, CEILING_PEOPLE } from './lookups.js';
+import type { MemoryFigure } from './memory.js';
+import type { BenchOptions } from './options.js';
+import { medianOf } from './stats.js';
+import type { Machine } from './system.js';
+
+export interface BenchResults {
+  options: BenchOptions;
+  command: string;
+  machine: Machine;
+  /** 1, 5 and 15-minute load averages when the run started: was the machine quiet? */
+  loadAverage: number[];
+  /** What was benchmarked: a commit, or the working tree on one. */
+  built: string;
+  date: Date;
+  imports: ImportRun[];
+  lookups: Map<string, Measured[]>;
+  atRate: AtRate;
+  /** The main server's VmHWM after every lookup run, at options.people. */
+  mainPeakRssBytes: number;
+  bodyBytes: { person: number; company: number };
+  jsonServer: JsonServerRun[];
+  memory: Array<MemoryFigure | { people: number; skipped: string }>;
+}
+
+export const rps = (runs: Measured[] | undefined) => medianOf(runs ?? [], (m) => m.rps);
+const ceilingOf = (kind: LookupKind) =>
+  (PERSON_LOOKUPS as readonly string[]).includes(kind) ? CEILING_PEOPLE : CEILING_COMPANY;
+
+/** Requests served per CPU-second of the server: what a busy machine disturbs least. */
+export const perCore = (runs: Measured[] | undefined) => medianOf(runs ?? [], (m) => m.rps / m.serverCores);
+
+/** Enrich's requests per server CPU-second for a kind of lookup as a share of its ceiling's. */
+export const perCoreRatio = (r: BenchResults, kind: LookupKind) =>
+  perCore(r.lookups.get(kind)) / perCore(r.lookups.get(ceilingOf(kind)));
+
+/** Enrich's median rate for a kind of lookup as a share of its ceiling's median rate in the same run. */
+export const ratio = (r: BenchResults, kind: LookupKind) =>
+  rps(r.lookups.get(kind)) / rps(r.lookups.get(ceilingOf(kind)));

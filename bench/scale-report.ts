@@ -1,0 +1,92 @@
+// The results of `npm run bench:scale` as markdown: import time and lookup rates at full scale beside the baseline.
+import type { LookupKind } from './dataset.js';
+import type { ImportSummary, Sizes } from './enrich.js';
+import { cores, entryHeading, int, mib, ms, seconds, table, times } from './format.js';
+import type { Measured } from './loadgen.js';
+import type { ScaleOptions } from './options.js';
+import { medianOf } from './stats.js';
+import type { Machine } from './system.js';
+
+export interface ScaleSide {
+  sizes: Sizes;
+  /** Generating the data set, or 0 when it came from the cache. */
+  dataSeconds: number;
+  people: ImportSummary;
+  companies: ImportSummary;
+  lookups: Map<LookupKind, Measured[]>;
+  peakRssBytes: number;
+}
+
+export interface ScaleResults {
+  options: ScaleOptions;
+  command: string;
+  machine: Machine;
+  built: string;
+  loadAverage: number[];
+  date: Date;
+  baseline: ScaleSide;
+  full: ScaleSide;
+}
+
+const TEN_MINUTES = 600;
+const FULL_SCALE_PEOPLE = 10_000_000;
+const importSeconds = (s: ScaleSide) => s.people.seconds + s.companies.seconds;
+const rps = (s: ScaleSide, kind: LookupKind) => medianOf(s.lookups.get(kind) ?? [], (m) => m.rps);
+
+function lookupRows(r: ScaleResults): string[][] {
+  return [...r.full.lookups.keys()].map((kind) => {
+    const p99 = (s: ScaleSide) => ms(medianOf(s.lookups.get(kind) ?? [], (m) => m.p99Ms));
+    return [
+      `\`${kind}\` req/s (p99 ms)`,
+      `${int(rps(r.baseline, kind))} (${p99(r.baseline)})`,
+      `${int(rps(r.full, kind))} (${p99(r.full)})`,
+      times(rps(r.full, kind) / rps(r.baseline, kind)),
+    ];
+  });
+}
+
+export function renderScaleReport(r: ScaleResults): string {
+  const { baseline: b, full: f } = r;
+  const both = (cell: (s: ScaleSide) => string) => [cell(b), cell(f)];
+  const ratio = (value: (s: ScaleSide) => number) => times(value(f) / value(b));
+  const rows = [
+    ['people', ...both((s) => int(s.sizes.people)), ratio((s) => s.sizes.people)],
+    ['companies', ...both((s) => int(s.sizes.companies)), ratio((s) => s.sizes.companies)],
+    ['generating the data set', ...both((s) => (s.dataSeconds > 1 ? seconds(s.dataSeconds) : 'cached')), ''],
+    ['import people/s', ...both((s) => int(s.people.perSecond)), ratio((s) => s.people.perSecond)],
+    ['import companies/s', ...both((s) => int(s.companies.perSecond)), ratio((s) => s.companies.perSecond)],
+    ['import time, people + companies', ...both((s) => seconds(importSeconds(s))), ratio(importSeconds)],
+    ...lookupRows(r),
+    ['server peak RSS', ...both((s) => mib(s.peakRssBytes)), ratio((s) => s.peakRssBytes)],
+  ];
+  const worst = Math.min(...[...f.lookups.keys()].map((kind) => rps(f, kind) / rps(b, kind)));
+  const fullImport = importSeconds(f);
+  const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+  const isFullScale = f.sizes.people >= FULL_SCALE_PEOPLE;
+  // At a reduced size the import target cannot be judged; a linear projection says roughly where it would land.
+  const projected = (fullImport * FULL_SCALE_PEOPLE) / f.sizes.people;
+  const importRow = isFullScale
+    ? [seconds(fullImport), verdict(fullImport <= TEN_MINUTES)]
+    : [`${seconds(fullImport)}; ≈ ${seconds(projected)} at 10M if linear`, 'not measured (reduced size)'];
+  const targets = [
+    ['import of the full data set', '≤ 10 min', ...importRow],
+    ['lookup rate, worst kind, full ÷ baseline', '≥ 0.80', times(worst), verdict(worst >= 0.8)],
+  ];
+  const all = [...b.lookups.values(), ...f.lookups.values()].flat();
+  const o = r.options;
+  return [
+    entryHeading(r.date, r.command, r.machine, r.built),
+    '',
+    `Full scale against a ${int(o.baselinePeople)}-people baseline, both served at once and loaded in turn, ` +
+      `${o.runs} round(s), ${o.duration} s per load run after ${o.warmup} s warm-up, ${o.connections} connections, ` +
+      `${o.workers} server process(es). Load average at the start: ${r.loadAverage.map((n) => n.toFixed(2)).join(', ')}; ` +
+      `other processes used a median of ${cores(medianOf(all, (m) => m.otherCores))} cores during the load runs.` +
+      (isFullScale
+        ? ''
+        : ` **Reduced size**: the issue's full scale is 10,000,000 people and 1,500,000 companies.`),
+    '',
+    table(['', 'baseline', 'full', 'full ÷ baseline'], rows, [1, 2, 3]),
+    '',
+    table(['figure', 'target', 'measured', ''], targets, [2]),
+  ].join('\n');
+}

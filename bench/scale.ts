@@ -1,0 +1,105 @@
+// npm run bench:scale: import time and lookup rate at full scale (10M people, 1.5M companies) beside a 100k baseline.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { type DataFiles, obtainDataset } from './data-files.js';
+import { COMPANY_LOOKUPS, PERSON_LOOKUPS, sampleLookups } from './dataset.js';
+import { loadStore, type RunningEnrich, type Sizes, serve } from './enrich.js';
+import { say } from './log.js';
+import { enrichTargets, measureRounds, type Target } from './lookups.js';
+import { parseScaleOptions, SCALE_USAGE, type ScaleOptions } from './options.js';
+import { renderScaleReport, type ScaleSide } from './scale-report.js';
+import { runScript } from './session.js';
+import { freeDiskBytes, treePeakRssBytes } from './system.js';
+
+const KINDS = [...PERSON_LOOKUPS, ...COMPANY_LOOKUPS];
+/**
+ * Disk per record, NDJSON plus SQLite, with a quarter to spare: 100,000 people and 15,000 companies took
+ * 565 MB here (245 MB of NDJSON, a 320 MB store).
+ */
+const BYTES_PER_PERSON = 2000 * 2.8;
+const BYTES_PER_COMPANY = 2900 * 2.8;
+
+function checkDisk(o: ScaleOptions, dir: string): void {
+  const needed = (o.people + o.baselinePeople) * BYTES_PER_PERSON + o.companies * 1.15 * BYTES_PER_COMPANY;
+  const free = freeDiskBytes(dir);
+  if (free < needed) {
+    const gb = (n: number) => `${(n / 1e9).toFixed(0)} GB`;
+    throw new Error(
+      `about ${gb(needed)} of disk is needed in ${dir}, ${gb(free)} is free (try --data-cache DIR)`,
+    );
+  }
+}
+
+interface Loaded {
+  side: Omit<ScaleSide, 'lookups' | 'peakRssBytes'>;
+  files: DataFiles;
+  db: string;
+  token: string;
+}
+
+async function prepare(
+  sizes: Sizes,
+  work: string,
+  cache: string | undefined,
+  label: string,
+): Promise<Loaded> {
+  const started = performance.now();
+  const files = await obtainDataset(sizes, work, cache);
+  const dataSeconds = (performance.now() - started) / 1000;
+  const db = path.join(work, `${label}.db`);
+  say(
+    `${label}: importing ${sizes.people.toLocaleString('en')} people, ${sizes.companies.toLocaleString('en')} companies`,
+  );
+  const store = await loadStore(files, sizes, db);
+  say(`${label}: imported in ${(store.people.seconds + store.companies.seconds).toFixed(0)} s`);
+  return {
+    side: { sizes, dataSeconds, people: store.people, companies: store.companies },
+    files,
+    db,
+    token: store.token,
+  };
+}
+
+runScript('bench:scale', parseScaleOptions, SCALE_USAGE, async (session) => {
+  const { options: o, work } = session;
+  if (o.dataCache) mkdirSync(o.dataCache, { recursive: true });
+  checkDisk(o, o.dataCache ?? work);
+  const baselineSizes = {
+    people: o.baselinePeople,
+    companies: Math.round(o.baselinePeople * 0.15),
+    seed: o.seed,
+  };
+  const baseline = await prepare(baselineSizes, work, o.dataCache, 'baseline');
+  const full = await prepare(
+    { people: o.people, companies: o.companies, seed: o.seed },
+    work,
+    o.dataCache,
+    'full',
+  );
+  // Both servers up at once, their runs interleaved round by round, so drift touches both alike.
+  const servers: RunningEnrich[] = [];
+  const targets: Target[] = [];
+  for (const [label, loaded] of [
+    ['baseline', baseline],
+    ['full', full],
+  ] as const) {
+    const sample = await sampleLookups(loaded.files, o.sample, o.seed);
+    const enrich = await serve(loaded.db, { workers: o.workers });
+    servers.push(enrich);
+    const server = { origin: enrich.origin, pid: enrich.child.pid };
+    for (const target of enrichTargets(server, loaded.token, sample, KINDS)) {
+      targets.push({ ...target, name: `${label} ${target.name}` });
+    }
+  }
+  const results = await measureRounds(targets, o);
+  const side = (loaded: Loaded, label: string, enrich: RunningEnrich): ScaleSide => ({
+    ...loaded.side,
+    lookups: new Map(KINDS.map((kind) => [kind, results.get(`${label} ${kind}`) ?? []])),
+    peakRssBytes: treePeakRssBytes(enrich.child.pid),
+  });
+  return renderScaleReport({
+    ...session,
+    baseline: side(baseline, 'baseline', servers[0]!),
+    full: side(full, 'full', servers[1]!),
+  });
+});

@@ -1,0 +1,104 @@
+// The issue's targets beside what a run measured, and the notes a reader needs to judge the figures.
+import { cores, int, mib, ms, table, times } from './format.js';
+import { CEILING_PEOPLE } from './lookups.js';
+import type { MemoryFigure } from './memory.js';
+import { type BenchResults, perCoreRatio, ratio, rps } from './results.js';
+import { medianOf } from './stats.js';
+
+/** The issue's targets beside what this run measured. */
+export function targetTable(r: BenchResults): string {
+  const verdict = (ok: boolean | undefined) =>
+    ok === undefined ? 'not measured' : ok ? 'met' : '**not met**';
+  const idShare = ratio(r, 'id');
+  const others = (['ln_url', 'work_email', 'website', 'abn'] as const).map((k) => ratio(r, k));
+  const worst = Math.min(...others);
+  const worstPerCore = Math.min(
+    ...(['ln_url', 'work_email', 'website', 'abn'] as const).map((k) => perCoreRatio(r, k)),
+  );
+  const p99 = r.atRate.result.p99Ms;
+  const people = medianOf(r.imports, (x) => x.people.perSecond);
+  const floorShare = medianOf(r.imports, (x) => x.peopleFloor.perSecond) / people;
+  const at = (n: number) => r.memory.find((m): m is MemoryFigure => m.people === n && !('skipped' in m));
+  const small = at(10_000);
+  const million = at(1_000_000);
+  const growth = million && small ? million.peakRssBytes / small.peakRssBytes - 1 : undefined;
+  const largest = r.jsonServer.filter((j) => !j.failure).at(-1);
+  const rows = [
+    [
+      'lookups by `id` ÷ ceiling',
+      '≥ 0.90',
+      `${times(idShare)} (${times(perCoreRatio(r, 'id'))} per core)`,
+      verdict(idShare >= 0.9),
+    ],
+    [
+      'other lookups ÷ ceiling (worst)',
+      '≥ 0.85',
+      `${times(worst)} (${times(worstPerCore)} per core)`,
+      verdict(worst >= 0.85),
+    ],
+    ['p99 at 80% of max rate', '≤ 5 ms', `${ms(p99)} ms`, verdict(p99 <= 5)],
+    ['import people/s', '≥ 50,000', int(people), verdict(people >= 50_000)],
+    ['import time ÷ read-and-parse floor', '≤ 3', times(floorShare), verdict(floorShare <= 3)],
+    [
+      'peak RSS at 1,000,000 people',
+      '≤ 250 MB',
+      million ? `${mib(million.peakRssBytes)} (${(million.peakRssBytes / 1e6).toFixed(0)} MB)` : '–',
+      verdict(million && million.peakRssBytes <= 250e6),
+    ],
+    [
+      '… growth over 10,000 people',
+      '≤ 20%',
+      growth === undefined ? '–' : `${(growth * 100).toFixed(0)}%`,
+      verdict(growth === undefined ? undefined : growth <= 0.2),
+    ],
+    [
+      'Enrich ÷ json-server at its largest size',
+      'a multiple',
+      largest ? `${times(rps(r.lookups.get('id')) / rps(largest.runs))} (at ${int(largest.size)})` : '–',
+      largest ? 'reported' : 'not measured',
+    ],
+  ];
+  return table(['figure', 'target', 'measured', ''], rows, [2]);
+}
+
+/** Other processes' median use of the cores above which a run's figures say more about them than about Enrich. */
+const BUSY_CORES = 0.25;
+
+/** What a reader needs to judge the figures, from this run's own numbers. */
+export function notes(r: BenchResults): string[] {
+  const ceiling = r.lookups.get(CEILING_PEOPLE) ?? [];
+  const server = medianOf(ceiling, (m) => m.serverCores);
+  const generator = medianOf(ceiling, (m) => m.loadCores);
+  const other = medianOf([...r.lookups.values()].flat(), (m) => m.otherCores);
+  const workers = r.options.workers;
+  const bound =
+    other >= BUSY_CORES
+      ? 'so neither was saturated: other processes held the cores'
+      : server >= 0.85 * workers
+        ? 'so the static server is saturated and the ceiling is its own'
+        : generator >= 0.85
+          ? 'so the load generator, not the static server, sets the ceiling: a faster client (wrk) would raise it, and the ratios would fall'
+          : 'so neither was saturated';
+  const failed = [...r.lookups]
+    .filter(([, runs]) => runs.some((m) => m.non2xx + m.errors > 0))
+    .map(([name]) => name);
+  const list = [
+    `${r.machine.cores} cores are shared by the server under test and the load generator (autocannon is JavaScript ` +
+      `and needs about a core of its own). In the /people ceiling runs the static server used ${cores(server)} cores ` +
+      `and autocannon ${cores(generator)}, ${bound}.`,
+    `Other processes on the machine used a median of ${cores(other)} cores during the load runs (the "other ` +
+      `cores" column${other >= BUSY_CORES ? '). **The machine was busy: these figures understate what it can do; re-run it quiet**' : ', CPU time not spent by the server or autocannon)'}.`,
+    'Req/s counts 2xx responses only. Latencies are of 2xx responses, timed in microseconds by the load process; ' +
+      `at full load they are mostly queueing behind ${r.options.connections} connections, so the p99 that matters ` +
+      'for a deployment is the one at 80% of the maximum rate.',
+    'The ceiling returns a median-size real record (same bytes, same content type) for the same request paths, ' +
+      "without authentication, rate limiting, lookup or Enrich's extra response headers.",
+    'json-server keeps its whole file in memory and filters the array on every request, so its rate falls with ' +
+      'its size; the multiple compares it with Enrich holding the full data set.',
+    "Peak RSS is VmHWM, summed over the server's processes, after lookups of every kind; it includes SQLite's page cache but " +
+      "not the operating system's file cache.",
+  ];
+  if (failed.length > 0)
+    list.push(`Some responses were not 2xx (${failed.join(', ')}): see the non-2xx column.`);
+  return list.map((line) => `- ${line}`);
+}

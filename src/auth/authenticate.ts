@@ -1,0 +1,65 @@
+// Bearer authentication (contract §4): header → well-formed token → key by hash → live key → scope.
+import { ProblemError } from '../errors.js';
+import type { ApiKey, Scope, Store, StoredKey } from '../store/store.js';
+import { hashToken, isWellFormedToken } from './tokens.js';
+
+const CHALLENGE = { 'www-authenticate': 'Bearer realm="enrich"' };
+const INVALID_TOKEN = { 'www-authenticate': 'Bearer realm="enrich", error="invalid_token"' };
+
+const unauthorized = (detail: string, headers = INVALID_TOKEN) =>
+  new ProblemError('unauthorized', detail, {}, headers);
+
+/** The key a token named, and whether it was its current token or the one replaced by a rotation. */
+export interface KeyMatch {
+  key: StoredKey;
+  current: boolean;
+}
+
+/**
+ * The key a request's Authorization header names, live or not, or a 401 when there is none.
+ * Never reads the store for a malformed token.
+ */
+export async function identifyKey(store: Store, header: string | undefined): Promise<KeyMatch> {
+  if (header === undefined || header === '') {
+    throw unauthorized('An Authorization: Bearer <token> header is required.', CHALLENGE);
+  }
+  const space = header.indexOf(' ');
+  if (space < 0 || header.slice(0, space).toLowerCase() !== 'bearer') {
+    throw unauthorized('The Authorization header must be of the form "Bearer <token>".');
+  }
+  const token = header.slice(space + 1).trim();
+  if (!isWellFormedToken(token)) throw unauthorized('The bearer token is malformed.');
+  const hash = hashToken(token);
+  const key = await store.findKeyByHash(hash);
+  if (!key) throw unauthorized('The bearer token is not recognised.');
+  return { key, current: key.hash === hash };
+}
+
+/** A 401 unless the key is live: not revoked, not expired, and a rotated-out token still in its grace. */
+export function requireLive({ key, current }: KeyMatch, now = Date.now()): void {
+  if (key.revoked_at !== null) throw unauthorized('The bearer token has been revoked.');
+  if (key.expires_at !== null && Date.parse(key.expires_at) <= now) {
+    throw unauthorized('The bearer token has expired.');
+  }
+  if (!current && (key.previous_expires_at === null || Date.parse(key.previous_expires_at) <= now)) {
+    throw unauthorized('The bearer token was rotated and its grace period has ended.');
+  }
+}
+
+/** The live key a request's Authorization header names, or a 401. */
+export async function authenticate(
+  store: Store,
+  header: string | undefined,
+  now = Date.now(),
+): Promise<StoredKey> {
+  const match = await identifyKey(store, header);
+  requireLive(match, now);
+  return match.key;
+}
+
+/** A 403 unless the key holds the scope. */
+export function requireScope(key: ApiKey, scope: Scope): void {
+  if (!key.scopes.includes(scope)) {
+    throw new ProblemError('forbidden', `This key lacks the ${scope} scope.`, { required_scope: scope });
+  }
+}

@@ -1,0 +1,65 @@
+// Per-key token bucket (contract §6): `rate` tokens per second, holding at most one second's worth.
+
+/** What a limiter decided for one request, with what the RateLimit headers need. */
+export interface LimitDecision {
+  allowed: boolean;
+  /** Whole requests left in the bucket after this one. */
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** When refused: seconds until one request will be allowed. */
+  retryAfterSeconds: number;
+}
+
+/** A rate limiter: in-process here; shared implementations (cluster, Redis) sit behind the same interface. */
+export interface RateLimiter {
+  take(keyId: string, rate: number): LimitDecision | Promise<LimitDecision>;
+  close?(): Promise<void>;
+}
+
+interface Bucket {
+  tokens: number;
+  updatedMs: number;
+}
+
+/**
+ * Refills a bucket to `nowMs` and tries to take one token. Pure apart from mutating `bucket`,
+ * so it can be tested with a fake clock and reused by other limiters.
+ */
+export function takeToken(bucket: Bucket, rate: number, nowMs: number): LimitDecision {
+  const elapsed = Math.max(0, nowMs - bucket.updatedMs) / 1000;
+  bucket.tokens = Math.min(rate, bucket.tokens + elapsed * rate);
+  bucket.updatedMs = nowMs;
+  const allowed = bucket.tokens >= 1;
+  if (allowed) bucket.tokens -= 1;
+  return {
+    allowed,
+    remaining: Math.floor(bucket.tokens),
+    resetSeconds: Math.ceil((rate - bucket.tokens) / rate),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / rate)),
+  };
+}
+
+/** Token buckets held in this process's memory. */
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  constructor(private readonly now: () => number = Date.now) {}
+
+  take(keyId: string, rate: number): LimitDecision {
+    const nowMs = this.now();
+    let bucket = this.buckets.get(keyId);
+    if (!bucket) {
+      bucket = { tokens: rate, updatedMs: nowMs };
+      this.buckets.set(keyId, bucket);
+    }
+    return takeToken(bucket, rate, nowMs);
+  }
+}
+
+/** The IETF httpapi rate-limit draft headers for a decision. */
+export function rateLimitHeaders(rate: number, decision: LimitDecision): Record<string, string> {
+  return {
+    'ratelimit-policy': `"default";q=${rate};w=1`,
+    ratelimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
+  };
+}

@@ -1,0 +1,72 @@
+// enrich import | export | delete: moving records in and out of the store (contract §7).
+import { createWriteStream } from 'node:fs';
+import { basename } from 'node:path';
+import { finished } from 'node:stream/promises';
+import type { Command } from 'commander';
+import type { Entity } from '../store/store.js';
+import { collect, parseEntity, UsageError, withOpenStore, withStore } from './options.js';
+import { progressBar } from './progress.js';
+
+const MB = 1024 * 1024;
+
+export function registerData(program: Command) {
+  withStore(program.command('import'))
+    .description('import NDJSON (optionally gzip) files; upserts by id; exit 1 if any line was rejected')
+    .argument('<entity>', 'people or companies', parseEntity)
+    .argument('<files...>', 'NDJSON files, one record per line')
+    .action(async (entity: Entity, files: string[], opts) => {
+      const { importFile } = await import('../ingest/index.js');
+      let rejected = 0;
+      await withOpenStore(opts, async (store) => {
+        for (const file of files) {
+          const bar = progressBar(basename(file), 'MB');
+          const summary = await importFile(store, entity, file, {
+            onProgress: (p) =>
+              bar.update(Math.round(p.bytesRead / MB), Math.max(1, Math.round(p.totalBytes / MB))),
+            onReject: (r) => process.stderr.write(`${file}:${r.line}: ${r.path}: ${r.message}\n`),
+          }).finally(() => bar.stop());
+          rejected += summary.rejected;
+          const rate = Math.round(summary.imported / Math.max(summary.seconds, 0.001));
+          // Shown only when some were, so that scripts reading the usual line keep working.
+          const suppressed = summary.suppressed > 0 ? `, ${summary.suppressed} suppressed` : '';
+          process.stdout.write(
+            `${file}: ${summary.imported} ${entity} imported, ${summary.rejected} rejected${suppressed} of ${summary.read} lines in ${summary.seconds.toFixed(1)} s (${rate}/s)\n`,
+          );
+        }
+      });
+      if (rejected > 0) process.exitCode = 1;
+    });
+
+  withStore(program.command('export'))
+    .description('write every record as NDJSON, importable again unchanged')
+    .argument('<entity>', 'people or companies', parseEntity)
+    .option('--out <file>', 'output file (default: stdout)')
+    .option('--id <id>', 'only this record, e.g. for an access request (repeatable)', collect)
+    .action(async (entity: Entity, opts) => {
+      const { exportTo } = await import('../ingest/index.js');
+      await withOpenStore(opts, async (store) => {
+        const out = opts.out ? createWriteStream(opts.out) : process.stdout;
+        const ids: string[] | undefined = opts.id;
+        const count = await exportTo(store, entity, out, ids);
+        if (opts.out) {
+          out.end();
+          await finished(out);
+        }
+        process.stderr.write(`${count} ${entity} exported${opts.out ? ` to ${opts.out}` : ''}\n`);
+        if (ids && count < new Set(ids).size)
+          throw new UsageError(`${new Set(ids).size - count} id(s) were not found`);
+      });
+    });
+
+  withStore(program.command('delete'))
+    .description('remove records and their identifiers')
+    .argument('<entity>', 'people or companies', parseEntity)
+    .argument('<ids...>', 'record ids')
+    .action(async (entity: Entity, ids: string[], opts) => {
+      await withOpenStore(opts, async (store) => {
+        const removed = await store.delete(entity, ids);
+        process.stdout.write(`${removed} of ${ids.length} ${entity} deleted\n`);
+        if (removed < ids.length) throw new UsageError(`${ids.length - removed} id(s) were not found`);
+      });
+    });
+}

@@ -1,0 +1,63 @@
+// `enrich keys show`: a key's settings, state and usage this month, as text or JSON; never its token.
+import { publicKey } from '../auth/keys.js';
+import { OPERATIONS, type Store, type StoredKey } from '../store/store.js';
+import { COUNTERS, monthStart, sumUsage } from '../usage/report.js';
+import { formatTable } from './table.js';
+
+/** A key's state at `now`: active, revoked or expired. */
+function state(key: StoredKey, now: Date): string {
+  if (key.revoked_at !== null) return `revoked ${key.revoked_at}`;
+  if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime())
+    return `expired ${key.expires_at}`;
+  return 'active';
+}
+
+/** Until when a rotated-out token still works, or null. */
+function previousTokenUntil(key: StoredKey, now: Date): string | null {
+  const until = key.previous_expires_at;
+  return until !== null && Date.parse(until) > now.getTime() ? until : null;
+}
+
+export async function describeKey(store: Store, id: string, now = new Date()) {
+  const key = await store.getKey(id);
+  if (!key) return undefined;
+  const since = monthStart(now);
+  const period = since.slice(0, 7);
+  const rows = await store.usage({ keyId: id, since });
+  const byOperation = Object.fromEntries(
+    OPERATIONS.map((op) => [op, sumUsage(rows.filter((r) => r.operation === op))]),
+  );
+  const totals = sumUsage(rows);
+  const quotaUsed = await store.quotaUsed(id, period);
+  const json = {
+    ...publicKey(key),
+    state: state(key, now).split(' ')[0],
+    previous_token_expires_at: previousTokenUntil(key, now),
+    usage: { period, totals, by_operation: byOperation },
+    quota_used: quotaUsed,
+    quota_remaining: key.quota === null ? null : Math.max(0, key.quota - quotaUsed),
+  };
+  const previous = json.previous_token_expires_at;
+  const quota =
+    key.quota === null ? 'none' : `${key.quota} matched lookups a month (${quotaUsed} used in ${period})`;
+  const settings = formatTable(
+    ['KEY', key.id],
+    [
+      ['name', key.name],
+      ['scopes', key.scopes.join(',')],
+      ['rate', `${key.rate}/s`],
+      ['quota', quota],
+      ['created', key.created_at],
+      ['expires', key.expires_at ?? 'never'],
+      ['state', state(key, now)],
+      ...(previous ? [['previous token', `works until ${previous}`]] : []),
+    ],
+  );
+  const usage = formatTable(
+    ['OPERATION', ...COUNTERS.map((c) => c.toUpperCase().replace('_', ' '))],
+    [...OPERATIONS.map((op) => [op, byOperation[op]!] as const), ['total', totals] as const].map(
+      ([label, counts]) => [label, ...COUNTERS.map((c) => String(counts[c]))],
+    ),
+  );
+  return { json, text: `${settings}\nUsage in ${period}:\n${usage}` };
+}

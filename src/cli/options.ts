@@ -1,0 +1,72 @@
+// Options every command shares: where the store is (contract §7), and entity names.
+import { type Command, InvalidArgumentError } from 'commander';
+import { describeStore, openStore, type StoreLocation } from '../store/open.js';
+import type { Entity, Store } from '../store/store.js';
+
+export const DEFAULT_DB = './data/enrich.db';
+
+/** Adds --db to a command (PostgreSQL is chosen by DATABASE_URL). */
+export const withStore = (command: Command) =>
+  command.option(
+    '--db <path>',
+    'SQLite file (default: $ENRICH_DB, else ./data/enrich.db); ignored when DATABASE_URL is set',
+  );
+
+export function storeLocation(opts: { db?: string }, env = process.env): StoreLocation {
+  return {
+    dbPath: opts.db ?? env.ENRICH_DB ?? DEFAULT_DB,
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseReadUrl: env.DATABASE_READ_URL || undefined,
+  };
+}
+
+/** Opens the store for a command, runs `work`, and always closes it. */
+export async function withOpenStore<T>(
+  opts: { db?: string },
+  work: (store: Store) => Promise<T>,
+): Promise<T> {
+  const store = await openStore(storeLocation(opts));
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+export { describeStore };
+
+/** Parses the entity argument: `people` or `companies`. */
+export function parseEntity(value: string): Entity {
+  if (value === 'people' || value === 'companies') return value;
+  throw new InvalidArgumentError('expected "people" or "companies"');
+}
+
+/** Parses a whole number ≥ `min` for an option. */
+export const wholeNumber =
+  (min = 0) =>
+  (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min)
+      throw new InvalidArgumentError(`expected a whole number ≥ ${min}`);
+    return Number(value);
+  };
+
+/** Parses a day option: 'YYYY-MM-DD', a real calendar day. */
+export function calendarDay(value: string): string {
+  const date = new Date(`${value}T00:00:00Z`);
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(value) ||
+    Number.isNaN(date.getTime()) ||
+    !date.toISOString().startsWith(value)
+  ) {
+    throw new InvalidArgumentError('expected a date such as 2026-11-01');
+  }
+  return value;
+}
+
+/** Collects a repeatable option's values. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Thrown for failures the user caused: printed as one line without a stack, exit code 1. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

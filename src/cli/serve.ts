@@ -1,0 +1,39 @@
+// enrich serve [--port N] [--host H] [--demo] [--workers N]: the HTTP API on the configured store.
+import type { Command } from 'commander';
+import { ConfigError, loadConfig } from '../config.js';
+import { describeStore, openStore } from '../store/open.js';
+import { UsageError, withStore } from './options.js';
+
+export function registerServe(program: Command) {
+  withStore(program.command('serve'))
+    .description('serve the API (default 127.0.0.1:8080; PORT and HOST too)')
+    .option('--port <n>', 'port to listen on (default: $PORT, else 8080)')
+    .option('--host <host>', 'address to listen on (default: $HOST, else 127.0.0.1)')
+    .option('--demo', 'fill an empty store with a generated data set and a demo key first')
+    .option('--workers <n>', 'server processes (default: $ENRICH_WORKERS, else one per core; 1: no cluster)')
+    .action(async (opts) => {
+      let config: ReturnType<typeof loadConfig>;
+      try {
+        config = loadConfig({ port: opts.port, host: opts.host, db: opts.db, workers: opts.workers });
+      } catch (error) {
+        if (error instanceof ConfigError) throw new UsageError(error.message);
+        throw error;
+      }
+      // Loaded here so that other commands never pay for the HTTP stack's start-up.
+      const { startServer } = await import('../server.js');
+      const { demoInstructions, prepareDemo } = await import('../demo.js');
+      const { isWorker, startCluster, startWorker } = await import('../cluster.js');
+      const store = await openStore(config);
+      // A worker only serves: the primary loaded the demo set before forking, and says where to connect.
+      if (isWorker()) return void (await startWorker(config, store));
+      const say = (line: string) => process.stderr.write(`${line}\n`);
+      const demo = opts.demo
+        ? await prepareDemo(store, config.databaseUrl ? undefined : config.dbPath, say)
+        : undefined;
+      const clustered = config.workers > 1;
+      const server = clustered ? await startCluster(config, store) : await startServer(config, store);
+      const workers = clustered ? ` (${config.workers} workers)` : '';
+      say(`Enrich listening on ${server.url} over ${describeStore(config)}${workers}`);
+      if (demo) for (const line of demoInstructions(demo, server.url)) say(line);
+    });
+}

@@ -1,0 +1,159 @@
+// Every core: the primary forks one server per worker, owns the limits when there is no Redis,
+// restarts workers that die, and on SIGTERM/SIGINT stops them gracefully before exiting itself.
+import cluster, { type Worker } from 'node:cluster';
+import { once } from 'node:events';
+import { LimitOwner } from './auth/cluster-owner.js';
+import type { Config } from './config.js';
+import { startServer } from './server.js';
+import type { Store } from './store/store.js';
+
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+/** A worker that dies sooner than this after starting is crashing: restarts back off. */
+const HEALTHY_AFTER_MS = 10_000;
+const MAX_RESTART_DELAY_MS = 30_000;
+
+export const isWorker = () => cluster.isWorker;
+
+/** One pino-compatible JSON line on stdout, like the workers' own logs. */
+function log(level: 'info' | 'warn' | 'error', msg: string, details: object = {}) {
+  const levels = { info: 30, warn: 40, error: 50 };
+  const line = { level: levels[level], time: Date.now(), pid: process.pid, role: 'primary', ...details, msg };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}
+
+/**
+ * Runs a worker's server. A signal before it serves ends the worker at once: there is nothing to drain.
+ * Once it serves, the first SIGTERM/SIGINT starts startServer's graceful stop, and later ones (a
+ * terminal's Ctrl-C reaches the whole process group, then the primary forwards its own) are absorbed
+ * rather than killing the worker mid-drain.
+ */
+export async function startWorker(config: Config, store: Store): Promise<void> {
+  let serving = false;
+  for (const signal of SIGNALS) {
+    process.on(signal, () => {
+      if (!serving) process.exit(0);
+    });
+  }
+  try {
+    await startServer(config, store);
+  } catch (error) {
+    // The IPC channel would keep a failed worker alive: exit once the error has been reported.
+    setImmediate(() => process.exit(1));
+    throw error;
+  }
+  serving = true;
+}
+
+type Address = { address: string; port: number; addressType: number | string };
+
+function urlOf(address: Address): string {
+  const host =
+    address.addressType === 6 || address.addressType === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** Resolves with the URL once `count` workers listen; rejects if a worker exits first. */
+function allListening(count: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let listening = 0;
+    const done = () => {
+      cluster.off('listening', onListening);
+      cluster.off('exit', onExit);
+    };
+    const onListening = (_worker: Worker, address: Address) => {
+      if (++listening < count) return;
+      done();
+      resolve(urlOf(address));
+    };
+    const onExit = (_worker: Worker, code: number | null, signal: string | null) => {
+      done();
+      reject(
+        new Error(`a worker exited while starting (${signal ?? `code ${code}`}); see its message above`),
+      );
+    };
+    cluster.on('listening', onListening);
+    cluster.on('exit', onExit);
+  });
+}
+
+const liveWorkers = () =>
+  Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+
+/**
+ * Forks `config.workers` servers sharing one port and resolves with its URL once all listen; if one
+ * exits first, stops the others and rejects. On SIGTERM/SIGINT stops them gracefully, then exits.
+ */
+export async function startCluster(config: Config, store: Store): Promise<{ url: string }> {
+  // With Redis the workers share limits there; without it the primary holds every bucket and quota.
+  const owner = config.redisUrl ? undefined : new LimitOwner(store);
+  const started = new Map<number, number>();
+  let crashes = 0;
+  let serving = false;
+  let stopped: Promise<void> | undefined;
+
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    started.set(worker.id, Date.now());
+    worker.on('message', (message: unknown) => {
+      void owner?.receive(worker.id, message, (reply) => {
+        if (worker.isConnected()) worker.send(reply);
+      });
+    });
+    return worker;
+  };
+
+  /** Signals every worker, kills those still running once their drain time is past, then closes up. */
+  const stop = (signal: NodeJS.Signals) => {
+    stopped ??= (async () => {
+      serving = false;
+      const live = liveWorkers();
+      const exited = live.map((worker) => once(worker, 'exit'));
+      for (const worker of live) worker.process.kill(signal);
+      const force = setTimeout(() => {
+        for (const worker of live) worker.process.kill('SIGKILL');
+      }, config.shutdownTimeoutMs + 5_000);
+      await Promise.all(exited);
+      clearTimeout(force);
+      await owner?.close();
+      await store.close();
+    })();
+    return stopped;
+  };
+
+  for (const signal of SIGNALS) {
+    process.on(signal, () => {
+      log('info', 'shutting down: stopping workers', { signal });
+      stop('SIGTERM').then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log('error', 'shutdown failed', { err: String(error) });
+          process.exit(1);
+        },
+      );
+    });
+  }
+
+  cluster.on('exit', (worker, code, signal) => {
+    owner?.release(worker.id);
+    if (!serving) return;
+    const lived = Date.now() - (started.get(worker.id) ?? 0);
+    started.delete(worker.id);
+    crashes = lived < HEALTHY_AFTER_MS ? crashes + 1 : 0;
+    const delay = crashes === 0 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 250 * 2 ** crashes);
+    log('error', 'worker died; starting another', { worker: worker.id, code, signal, restartInMs: delay });
+    setTimeout(() => {
+      if (serving) fork();
+    }, delay).unref();
+  });
+
+  const listening = allListening(config.workers);
+  for (let i = 0; i < config.workers; i++) fork();
+  try {
+    const url = await listening;
+    serving = true;
+    return { url };
+  } catch (error) {
+    await stop('SIGKILL');
+    throw error;
+  }
+}

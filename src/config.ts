@@ -1,0 +1,73 @@
+// Configuration from flags and environment: typed, validated at start with a clear message, frozen.
+import { availableParallelism } from 'node:os';
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+export const ConfigSchema = Type.Object({
+  host: Type.String({ minLength: 1 }),
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  /** SQLite file, used when databaseUrl is not set. */
+  dbPath: Type.String({ minLength: 1 }),
+  databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  databaseReadUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  logLevel: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+  ),
+  /** Log one line per request (method, route, status, duration; never the query). */
+  accessLog: Type.Boolean(),
+  /** Rate of keys created without --rate, requests per second. */
+  defaultRate: Type.Integer({ minimum: 1 }),
+  /** How long graceful shutdown waits for in-flight requests, ms. */
+  shutdownTimeoutMs: Type.Integer({ minimum: 0 }),
+  /** Server processes (node:cluster); 1 serves from this process alone. */
+  workers: Type.Integer({ minimum: 1, maximum: 1024 }),
+  /** Rate limits and quotas shared through Redis, when set. */
+  redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  /** With Redis unreachable: admit requests (`open`) or answer 503 (`closed`). */
+  redisFailure: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
+  /** Prefix of every Redis key, so that several deployments can share one Redis. */
+  redisPrefix: Type.String(),
+  /** Audit entries older than this many days are pruned at start and daily. */
+  auditRetentionDays: Type.Integer({ minimum: 1 }),
+});
+export type Config = Readonly<Static<typeof ConfigSchema>>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Source = Record<string, string | number | boolean | undefined>;
+
+const integer = (value: string | number | boolean | undefined) =>
+  typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+const boolean = (value: string | number | boolean | undefined) =>
+  value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
+
+/**
+ * Builds the configuration: flags win over environment, environment over defaults.
+ * @example loadConfig({ port: '9000' }, process.env)
+ */
+export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env): Config {
+  const pick = (flag: string, variable: string) => flags[flag] ?? env[variable];
+  const candidate = {
+    host: pick('host', 'HOST') ?? '127.0.0.1',
+    port: integer(pick('port', 'PORT') ?? 8080),
+    dbPath: pick('db', 'ENRICH_DB') ?? './data/enrich.db',
+    databaseUrl: pick('databaseUrl', 'DATABASE_URL') || undefined,
+    databaseReadUrl: pick('databaseReadUrl', 'DATABASE_READ_URL') || undefined,
+    logLevel: pick('logLevel', 'LOG_LEVEL') ?? 'info',
+    accessLog: boolean(pick('accessLog', 'ENRICH_ACCESS_LOG') ?? false),
+    defaultRate: integer(pick('rate', 'ENRICH_DEFAULT_RATE') ?? 50),
+    shutdownTimeoutMs: integer(pick('shutdownTimeout', 'ENRICH_SHUTDOWN_TIMEOUT_MS') ?? 10_000),
+    workers: integer(pick('workers', 'ENRICH_WORKERS') ?? availableParallelism()),
+    redisUrl: pick('redisUrl', 'REDIS_URL') || undefined,
+    redisFailure: pick('redisFailure', 'ENRICH_REDIS_FAILURE') ?? 'open',
+    redisPrefix: pick('redisPrefix', 'ENRICH_REDIS_PREFIX') ?? 'enrich:',
+    auditRetentionDays: integer(pick('auditRetentionDays', 'ENRICH_AUDIT_RETENTION_DAYS') ?? 365),
+  };
+  const problems = [...Value.Errors(ConfigSchema, candidate)].map(
+    (e) => `${e.path.slice(1) || 'config'}: ${e.message} (got ${JSON.stringify(e.value)})`,
+  );
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return Object.freeze(candidate as Config);
+}

@@ -1,0 +1,59 @@
+// Every identifier a stored record carries, normalised as at lookup, for the identifier index.
+import type { Company } from '../schemas/company.js';
+import type { Person } from '../schemas/person.js';
+import type { Identifier, IdentifierKind } from '../store/store.js';
+import { parseAbn } from './abn.js';
+import { parseHost } from './domain.js';
+import { parseEmail } from './email.js';
+import { parseLinkedinUrlOrSlug } from './linkedin.js';
+import type { Outcome } from './outcome.js';
+
+/** Adds an identifier that normalised and is not yet listed; a value that did not is skipped. */
+function add(identifiers: Identifier[], kind: IdentifierKind, outcome: Outcome): void {
+  if (!outcome.ok) return;
+  const { value } = outcome;
+  for (const known of identifiers) if (known.kind === kind && known.value === value) return;
+  identifiers.push({ kind, value });
+}
+
+type EmailEntries = NonNullable<NonNullable<Person['emails']>['work']>;
+
+function addEmails(
+  identifiers: Identifier[],
+  kind: IdentifierKind,
+  entries: EmailEntries | null | undefined,
+) {
+  if (!entries) return;
+  for (const entry of entries) if (entry.value) add(identifiers, kind, parseEmail(entry.value));
+}
+
+/**
+ * A person's identifiers: `linkedin` from the profile URL (or a bare slug), `work_email` and
+ * `personal_email` from every address. Values that do not normalise are skipped, never thrown.
+ * @example personIdentifiers({ id: 'fp1', linkedin: 'https://www.linkedin.com/in/Jane-Doe' })
+ * // [{ kind: 'linkedin', value: 'jane-doe' }]
+ */
+export function personIdentifiers(person: Person): Identifier[] {
+  const identifiers: Identifier[] = [];
+  if (person.linkedin) add(identifiers, 'linkedin', parseLinkedinUrlOrSlug(person.linkedin, 'person'));
+  addEmails(identifiers, 'work_email', person.emails?.work);
+  addEmails(identifiers, 'personal_email', person.emails?.personal);
+  return identifiers;
+}
+
+/**
+ * A company's identifiers: `linkedin` from the slug (or a company URL), `domain` from `fqdn` and
+ * the host of `website`, `abn` from `industry_codes.abn` when it is a valid ABN. Values that do not
+ * normalise are skipped, never thrown.
+ * @example companyIdentifiers({ id: 'f1', fqdn: 'acme.com.au', website: 'https://www.acme.com.au/' })
+ * // [{ kind: 'domain', value: 'acme.com.au' }]
+ */
+export function companyIdentifiers(company: Company): Identifier[] {
+  const identifiers: Identifier[] = [];
+  if (company.linkedin) add(identifiers, 'linkedin', parseLinkedinUrlOrSlug(company.linkedin, 'company'));
+  if (company.fqdn) add(identifiers, 'domain', parseHost(company.fqdn));
+  if (company.website) add(identifiers, 'domain', parseHost(company.website));
+  const abn = company.industry_codes?.abn;
+  if (abn) add(identifiers, 'abn', parseAbn(abn));
+  return identifiers;
+}

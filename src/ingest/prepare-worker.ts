@@ -1,0 +1,43 @@
+// Worker thread: prepares batches (parse, validate, index) while the main thread writes the previous ones.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Entity } from '../store/store.js';
+import { type BatchStart, prepareBatches } from './batches.js';
+import { packBatch } from './packed-batch.js';
+
+export interface PrepareWorkerInput {
+  entity: Entity;
+  file: string;
+  batchSize: number;
+}
+
+/** Batches prepared ahead of the writer: enough to keep both threads busy, few enough to bound memory. */
+const AHEAD = 2;
+
+const port = parentPort!;
+const { entity, file, batchSize } = workerData as PrepareWorkerInput;
+let credit = AHEAD;
+let start: BatchStart | undefined;
+let wake: (() => void) | undefined;
+/** 'ack': the writer took a batch. A BatchStart: where to begin, once this thread is ready. */
+const onMessage = (message: 'ack' | BatchStart) => {
+  if (message === 'ack') credit++;
+  else start = message;
+  wake?.();
+};
+port.on('message', onMessage);
+
+// No top-level await: from sources this file is loaded through tsx's CommonJS hook (see worker-batches.ts).
+async function run() {
+  port.postMessage('ready');
+  while (start === undefined) await new Promise<void>((resolve) => (wake = resolve));
+  for await (const batch of prepareBatches(entity, file, batchSize, start)) {
+    while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
+    credit--;
+    const packed = packBatch(batch);
+    port.postMessage(packed, [packed.ends.buffer as ArrayBuffer, packed.shape.buffer as ArrayBuffer]);
+  }
+  port.postMessage(null);
+  port.off('message', onMessage);
+}
+
+void run();

@@ -1,0 +1,90 @@
+// Suppressing a person or company: delete what a lookup by the identifier finds and block its return.
+import {
+  COMPANY_PARAMS,
+  companyLookupKey,
+  type LookupKey,
+  PERSON_PARAMS,
+  personLookupKey,
+} from '../identifiers/params.js';
+import { companyIdentifiers, personIdentifiers } from '../identifiers/record.js';
+import type { Entity, Identifier, Store } from '../store/store.js';
+import { suppressionHash } from './suppression.js';
+
+/** More records than this sharing one identifier is not a person's data: refuse rather than guess. */
+export const MAX_SUPPRESSED_RECORDS = 1000;
+
+const identifiersOf: Record<Entity, (body: string) => Identifier[]> = {
+  people: (body) => personIdentifiers(JSON.parse(body)),
+  companies: (body) => companyIdentifiers(JSON.parse(body)),
+};
+
+const isOneOf = <P extends string>(list: readonly P[], value: string): value is P =>
+  (list as readonly string[]).includes(value);
+
+/**
+ * A lookup parameter's value normalised exactly as a lookup would; throws the lookup's
+ * `invalid_parameter` ProblemError for a value that does not normalise.
+ * @example suppressionKey('people', 'work_email', ' Jane@Acme.com.au') // { kind: 'work_email', value: 'jane@acme.com.au' }
+ */
+export function suppressionKey(entity: Entity, param: string, raw: string): LookupKey {
+  if (entity === 'people' && isOneOf(PERSON_PARAMS, param)) return personLookupKey(param, raw);
+  if (entity === 'companies' && isOneOf(COMPANY_PARAMS, param)) return companyLookupKey(param, raw);
+  throw new Error(`${param} does not identify ${entity}`);
+}
+
+const keyHash = (key: LookupKey) => suppressionHash(key.kind, key.value);
+
+/** The ids a lookup by this one key would find, the registrable-domain fallback included. */
+export async function recordsFoundBy(store: Store, entity: Entity, key: LookupKey): Promise<string[]> {
+  if (key.kind === 'id') return (await store.getRecord(entity, key.value)) ? [key.value] : [];
+  const limit = MAX_SUPPRESSED_RECORDS + 1;
+  const ids = await store.findIds(entity, key.kind, key.value, limit);
+  if (ids.length > 0 || !('fallback' in key) || key.fallback === undefined) return ids;
+  return store.findIds(entity, key.kind, key.fallback, limit);
+}
+
+export interface SuppressionPlan {
+  /** The records to delete. */
+  ids: string[];
+  /** The given identifier's hash, and those of each record's id and identifiers. */
+  hashes: string[];
+}
+
+/**
+ * What suppressing `key` means: every record it finds, the hash of the key itself (so a future
+ * import is blocked even when nothing matched), and the hash of each record's id and identifiers,
+ * except an identifier that other records still carry (a shared inbox): blocking it would silently
+ * stop those records' updates.
+ */
+export async function planSuppression(
+  store: Store,
+  entity: Entity,
+  key: LookupKey,
+): Promise<SuppressionPlan> {
+  const ids = await recordsFoundBy(store, entity, key);
+  if (ids.length > MAX_SUPPRESSED_RECORDS) {
+    throw new Error(`the identifier matches more than ${MAX_SUPPRESSED_RECORDS} records; refusing`);
+  }
+  const leaving = new Set(ids);
+  const hashes = new Set([keyHash(key)]);
+  for (const id of ids) {
+    const record = await store.getRecord(entity, id);
+    if (!record) continue;
+    hashes.add(suppressionHash('id', id));
+    for (const { kind, value } of identifiersOf[entity](record.body)) {
+      const carriers = await store.findIds(entity, kind, value, leaving.size + 1);
+      if (carriers.every((carrier) => leaving.has(carrier))) hashes.add(suppressionHash(kind, value));
+    }
+  }
+  return { ids, hashes: [...hashes] };
+}
+
+/** Carries out a plan in one transaction; returns how many records were deleted. */
+export function applySuppression(store: Store, entity: Entity, plan: SuppressionPlan): Promise<number> {
+  return store.suppress(entity, plan.ids, plan.hashes);
+}
+
+/** Forgets every suppression that holds this identifier; returns how many hashes were removed. */
+export function liftSuppression(store: Store, entity: Entity, key: LookupKey): Promise<number> {
+  return store.unsuppress(entity, keyHash(key));
+}

@@ -1,0 +1,38 @@
+// GET /company (and /v1/company): the company lookup of spec §4.2.
+import type { FastifyInstance } from 'fastify';
+import { COMPANY_PARAMS, type CompanyParam, companyLookupKey } from '../identifiers/params.js';
+import { Company } from '../schemas/company.js';
+import { type LookupDeps, registerLookup } from './lookup.js';
+
+const paramDocs: Record<CompanyParam, { description: string; example: string }> = {
+  id: { description: "The service's company identifier", example: 'f000000117274' },
+  ln_slug: { description: 'LinkedIn slug of the company', example: 'acme-holdings' },
+  ln_url: { description: 'LinkedIn company URL', example: 'https://www.linkedin.com/company/acme-holdings' },
+  fqdn: {
+    description: 'Domain name; a subdomain not on file falls back to its registrable domain',
+    example: 'acme.com.au',
+  },
+  abn: { description: 'Australian Business Number, 11 digits, spaces ignored', example: '51 824 753 556' },
+  website: {
+    description: 'Website URL; scheme, www., port, path and case are ignored',
+    example: 'https://www.acme.com.au/about',
+  },
+};
+
+export function registerCompany(app: FastifyInstance, deps: LookupDeps) {
+  registerLookup(
+    app,
+    {
+      path: '/company',
+      entity: 'companies',
+      operation: 'company',
+      scope: 'company:read',
+      params: COMPANY_PARAMS,
+      toKey: companyLookupKey,
+      paramDocs,
+      record: Company,
+      summary: 'Look up one company by any identifier (also served as /v1/company)',
+    },
+    deps,
+  );
+}

@@ -1,0 +1,38 @@
+// GET /people (and /v1/people): the person lookup of spec §4.1.
+import type { FastifyInstance } from 'fastify';
+import { PERSON_PARAMS, type PersonParam, personLookupKey } from '../identifiers/params.js';
+import { Person } from '../schemas/person.js';
+import { type LookupDeps, registerLookup } from './lookup.js';
+
+const paramDocs: Record<PersonParam, { description: string; example: string }> = {
+  id: { description: "The service's person identifier", example: 'fp000000067890' },
+  ln_slug: { description: 'LinkedIn slug of the person', example: 'jane-citizen-4821' },
+  ln_url: {
+    description:
+      'LinkedIn profile URL; scheme, www., country subdomain, case, query and fragment are ignored',
+    example: 'https://www.linkedin.com/in/jane-citizen-4821',
+  },
+  work_email: { description: 'Work e-mail, trimmed and case-folded', example: 'jane.citizen@acme.com.au' },
+  personal_email: {
+    description: 'Personal e-mail, trimmed and case-folded',
+    example: 'jane.citizen@gmail.com',
+  },
+};
+
+export function registerPeople(app: FastifyInstance, deps: LookupDeps) {
+  registerLookup(
+    app,
+    {
+      path: '/people',
+      entity: 'people',
+      operation: 'people',
+      scope: 'people:read',
+      params: PERSON_PARAMS,
+      toKey: personLookupKey,
+      paramDocs,
+      record: Person,
+      summary: 'Look up one person by any identifier (also served as /v1/people)',
+    },
+    deps,
+  );
+}

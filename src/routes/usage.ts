@@ -1,0 +1,49 @@
+// GET /v1/usage: the calling key's own usage this period; any live key, no scope needed, rate-limited.
+import type { FastifyInstance } from 'fastify';
+import { admit } from '../auth/admit.js';
+import { authenticate } from '../auth/authenticate.js';
+import type { RateLimiter } from '../auth/rate-limit.js';
+import { Usage } from '../schemas/usage.js';
+import type { Store } from '../store/store.js';
+import type { UsageMeter } from '../usage/meter.js';
+import { monthStart, sumUsage } from '../usage/report.js';
+
+export interface UsageDeps {
+  store: Store;
+  limiter: RateLimiter;
+  meter: UsageMeter;
+}
+
+const problem = { $ref: 'Problem#' };
+
+export function registerUsage(app: FastifyInstance, { store, limiter, meter }: UsageDeps) {
+  app.get(
+    '/v1/usage',
+    {
+      schema: {
+        summary: "The calling key's usage this month: per day and operation, totals, and quota left",
+        tags: ['usage'],
+        security: [{ bearer: [] }],
+        response: { 200: Usage, 401: problem, 429: problem, 503: problem },
+      },
+    },
+    async (request, reply): Promise<Usage> => {
+      const key = await authenticate(store, request.headers.authorization);
+      reply.headers(await admit(limiter, key));
+      const since = monthStart(new Date());
+      const rows = await meter.report(key.id, since);
+      const totals = sumUsage(rows);
+      // Matched lookups are what a quota counts, so the metered figure is the quota's too.
+      const remaining = key.quota === null ? null : Math.max(0, key.quota - totals.matched);
+      if (remaining !== null) reply.header('enrich-quota-remaining', String(remaining));
+      return {
+        key_id: key.id,
+        period: since.slice(0, 7),
+        quota: key.quota,
+        quota_remaining: remaining,
+        totals,
+        days: rows.map(({ key_id: _, ...day }) => day),
+      };
+    },
+  );
+}

@@ -1,0 +1,60 @@
+// The only file that listens: starts the app on a configured store and shuts down gracefully on SIGTERM/SIGINT.
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openLimits } from './limits.js';
+import { createMetrics } from './metrics.js';
+import type { Store } from './store/store.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the store. */
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config, store: Store): Promise<RunningServer> {
+  const metrics = createMetrics();
+  const limits = await openLimits(config, store, metrics);
+  const app = await buildApp({
+    store,
+    metrics,
+    limiter: limits.limiter,
+    quota: limits.quota,
+    accessLog: config.accessLog,
+    auditRetentionDays: config.auditRetentionDays,
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'headers.authorization'],
+    },
+  });
+  limits.logTo(app.log);
+  app.server.keepAliveTimeout = 72_000; // longer than common load balancers' idle timeouts
+  app.server.headersTimeout = 75_000;
+  const url = await app.listen({ port: config.port, host: config.host });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      const force = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
+      force.unref();
+      await app.close();
+      clearTimeout(force);
+      await store.close();
+    })();
+    return stopping;
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+      stop().then(
+        () => process.exit(0),
+        (error) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+  return { app, url, stop };
+}

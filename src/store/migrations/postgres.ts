@@ -1,0 +1,139 @@
+// PostgreSQL schema migrations, embedded as strings so the compiled service carries them (tsc copies no .sql).
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+// Ids sort with COLLATE "C" so "id order" is byte order, as on SQLite. Bodies are text, not jsonb:
+// a record is served as the exact bytes it was imported with.
+const recordTables = (records: string, identifiers: string) => `
+CREATE TABLE ${records} (
+  rid bigserial PRIMARY KEY,
+  id text COLLATE "C" NOT NULL UNIQUE,
+  etag text NOT NULL,
+  body text NOT NULL
+);
+CREATE TABLE ${identifiers} (
+  kind smallint NOT NULL,
+  value text COLLATE "C" NOT NULL,
+  rid bigint NOT NULL,
+  PRIMARY KEY (kind, value, rid)
+);
+CREATE INDEX ${identifiers}_rid ON ${identifiers} (rid);
+`;
+
+// Each record lists its identifiers ('<kind code>:<value>', sorted), so replacing or deleting them needs no
+// index on rid: two index insertions per identifier became one, the costliest part of an import. Values are
+// found through a hash index (equality is all lookups need); the lists on the records keep rows unique.
+const identifiersOnRecords = (records: string, identifiers: string) => `
+ALTER TABLE ${records} ADD COLUMN idents text[] COLLATE "C" NOT NULL DEFAULT '{}';
+UPDATE ${records} r SET idents = i.keys
+  FROM (SELECT rid, array_agg(kind || ':' || value ORDER BY kind || ':' || value COLLATE "C") AS keys
+        FROM ${identifiers} GROUP BY rid) i
+  WHERE r.rid = i.rid;
+DROP INDEX ${identifiers}_rid;
+ALTER TABLE ${identifiers} DROP CONSTRAINT ${identifiers}_pkey;
+CREATE INDEX ${identifiers}_value ON ${identifiers} USING hash (value);
+`;
+
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'init',
+    sql: `
+${recordTables('people', 'people_ident')}
+${recordTables('companies', 'companies_ident')}
+-- Dates are kept as the ISO-8601 text they were given, so a key reads back exactly as written.
+CREATE TABLE api_keys (
+  id text COLLATE "C" PRIMARY KEY,
+  seq bigint GENERATED ALWAYS AS IDENTITY, -- creation order, for listing keys created in the same instant
+  name text NOT NULL,
+  hash text NOT NULL UNIQUE,
+  scopes text[] NOT NULL,
+  rate double precision NOT NULL,
+  quota bigint,
+  created_at text NOT NULL,
+  expires_at text,
+  revoked_at text
+);
+CREATE TABLE quota_use (
+  key_id text COLLATE "C" NOT NULL,
+  period text NOT NULL,
+  matched bigint NOT NULL,
+  PRIMARY KEY (key_id, period)
+);
+`,
+  },
+  {
+    version: 2,
+    name: 'keys rotation, usage, audit, suppressions',
+    sql: `
+ALTER TABLE api_keys ADD COLUMN previous_hash text, ADD COLUMN previous_expires_at text;
+CREATE INDEX api_keys_previous_hash ON api_keys (previous_hash) WHERE previous_hash IS NOT NULL;
+CREATE TABLE key_usage (
+  key_id text COLLATE "C" NOT NULL,
+  day text NOT NULL,
+  operation text NOT NULL,
+  requests bigint NOT NULL,
+  matched bigint NOT NULL,
+  not_found bigint NOT NULL,
+  ambiguous bigint NOT NULL,
+  rejected bigint NOT NULL,
+  PRIMARY KEY (key_id, day, operation)
+);
+CREATE INDEX key_usage_day ON key_usage (day);
+-- Parameter names and record ids never hold a comma: each list is one comma-joined text, as on SQLite.
+CREATE TABLE audit_log (
+  id bigserial PRIMARY KEY,
+  at timestamptz NOT NULL,
+  key_id text COLLATE "C" NOT NULL,
+  operation text NOT NULL,
+  params text NOT NULL,
+  matched text NOT NULL,
+  status smallint NOT NULL
+);
+CREATE INDEX audit_log_key ON audit_log (key_id, at);
+CREATE INDEX audit_log_at ON audit_log (at);
+CREATE TABLE audit_match (
+  record_id text COLLATE "C" NOT NULL,
+  audit_id bigint NOT NULL REFERENCES audit_log (id) ON DELETE CASCADE,
+  PRIMARY KEY (record_id, audit_id)
+);
+CREATE INDEX audit_match_audit ON audit_match (audit_id);
+CREATE TABLE suppressions (
+  entity text NOT NULL,
+  hash text NOT NULL,
+  grp text NOT NULL,
+  PRIMARY KEY (entity, hash, grp)
+);
+CREATE INDEX suppressions_grp ON suppressions (grp);
+`,
+  },
+  {
+    version: 3,
+    name: 'identifiers listed on their record, hash index on values',
+    sql: `
+${identifiersOnRecords('people', 'people_ident')}
+${identifiersOnRecords('companies', 'companies_ident')}
+`,
+  },
+  {
+    version: 4,
+    name: 'lz4 for record bodies',
+    // Bodies near 2 KB cross the TOAST threshold, and pglz compression was the costliest step of an import.
+    // A server built without lz4 keeps the default.
+    sql: `
+DO $$
+BEGIN
+  ALTER TABLE people ALTER COLUMN body SET COMPRESSION lz4;
+  ALTER TABLE companies ALTER COLUMN body SET COMPRESSION lz4;
+EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN
+  RAISE NOTICE 'lz4 is not available: record bodies keep the default compression';
+END $$;
+`,
+  },
+];
+
+export const LATEST_POSTGRES_VERSION = Math.max(...POSTGRES_MIGRATIONS.map((m) => m.version));

@@ -1,0 +1,25 @@
+// Chooses the backend: PostgreSQL when a DATABASE_URL is configured, else the embedded SQLite file.
+import type { Store } from './store.js';
+
+export interface StoreLocation {
+  dbPath: string;
+  databaseUrl?: string | undefined;
+  databaseReadUrl?: string | undefined;
+}
+
+/** Opens the configured store; backends are loaded on demand so the embedded default never loads `pg`. */
+export async function openStore(location: StoreLocation): Promise<Store> {
+  if (location.databaseUrl) {
+    const { openPostgresStore } = await import('./postgres.js');
+    return openPostgresStore({ url: location.databaseUrl, readUrl: location.databaseReadUrl });
+  }
+  const { openSqliteStore } = await import('./sqlite.js');
+  return openSqliteStore(location.dbPath);
+}
+
+/** Where the store is, for messages: never a password. */
+export function describeStore(location: StoreLocation): string {
+  if (!location.databaseUrl) return `SQLite ${location.dbPath}`;
+  const url = new URL(location.databaseUrl);
+  return `PostgreSQL ${url.host}${url.pathname}`;
+}

@@ -1,0 +1,169 @@
+// The Store interface: every backend (SQLite, PostgreSQL) implements all of it, and one contract suite tests each.
+
+export type Entity = 'people' | 'companies';
+
+/** Kinds of identifier held in the identifier index, per entity. */
+export type PersonIdentifierKind = 'linkedin' | 'work_email' | 'personal_email';
+export type CompanyIdentifierKind = 'linkedin' | 'domain' | 'abn';
+export type IdentifierKind = PersonIdentifierKind | CompanyIdentifierKind;
+
+/** One normalised identifier of a record, e.g. { kind: 'work_email', value: 'jane@acme.com.au' }. */
+export interface Identifier {
+  kind: IdentifierKind;
+  value: string;
+}
+
+/** A record as served: the stored JSON text, sent as it is, and its entity tag. */
+export interface StoredRecord {
+  id: string;
+  body: string;
+  etag: string;
+}
+
+/** A record ready to be written: validated body text, its etag and every identifier it carries. */
+export interface RecordToStore extends StoredRecord {
+  identifiers: Identifier[];
+}
+
+export type Scope = 'people:read' | 'company:read';
+export const ALL_SCOPES: readonly Scope[] = ['people:read', 'company:read'];
+
+/** An API key as stored: never the token, only its SHA-256 hash. Dates are ISO-8601 strings. */
+export interface ApiKey {
+  id: string;
+  name: string;
+  hash: string;
+  scopes: Scope[];
+  /** Requests per second; the bucket holds one second's worth. */
+  rate: number;
+  /** Matched lookups per calendar month (UTC), or null for none. */
+  quota: number | null;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+/**
+ * A key as read back from the store: its settings and, after a rotation, the hash of the token it
+ * replaced, accepted until `previous_expires_at` (both null when the key was never rotated).
+ */
+export interface StoredKey extends ApiKey {
+  previous_hash: string | null;
+  previous_expires_at: string | null;
+}
+
+/** The lookup operations, as metered and audited: `/people` and `/company`. */
+export type Operation = 'people' | 'company';
+export const OPERATIONS: readonly Operation[] = ['people', 'company'];
+
+/** What happened to a key's requests: every request, and each outcome (a 5xx counts only as a request). */
+export interface UsageCounts {
+  requests: number;
+  matched: number;
+  not_found: number;
+  ambiguous: number;
+  /** Any other 4xx: bad parameters, and 401/402/403/429 for a known key. */
+  rejected: number;
+}
+
+/** Usage of one key on one UTC day ('YYYY-MM-DD') for one operation. */
+export interface UsageRow extends UsageCounts {
+  key_id: string;
+  day: string;
+  operation: Operation;
+}
+
+export interface UsageFilter {
+  keyId?: string;
+  /** First day included, 'YYYY-MM-DD'. */
+  since?: string;
+}
+
+/** One keyed lookup as audited: parameter names (never their values) and the record ids disclosed. */
+export interface AuditEntry {
+  /** ISO-8601 time of the request. */
+  at: string;
+  key_id: string;
+  operation: Operation;
+  params: string[];
+  /** The record id on a 200/304, the ids listed by a 409, none otherwise. */
+  matched: string[];
+  status: number;
+}
+
+export interface AuditFilter {
+  keyId?: string;
+  /** Entries that disclosed this record id. */
+  recordId?: string;
+  /** Earliest time included (ISO-8601 date or time). */
+  since?: string;
+  /** At most this many entries, oldest first. */
+  limit?: number;
+}
+
+export interface Store {
+  readonly backend: 'sqlite' | 'postgres';
+
+  /** Ids of the records carrying this normalised identifier, at most `limit` of them, in id order. */
+  findIds(entity: Entity, kind: IdentifierKind, value: string, limit: number): Promise<string[]>;
+  getRecord(entity: Entity, id: string): Promise<StoredRecord | undefined>;
+
+  /**
+   * Upserts one batch by id in one transaction: each record's identifiers replace its previous ones
+   * atomically with the record. A batch is wholly in or wholly out.
+   */
+  upsert(entity: Entity, records: RecordToStore[]): Promise<void>;
+  /** Removes records and their identifiers; returns how many existed. */
+  delete(entity: Entity, ids: string[]): Promise<number>;
+  /** Every stored body, in id order. */
+  exportBodies(entity: Entity): AsyncIterable<string>;
+  count(entity: Entity): Promise<number>;
+
+  createKey(key: ApiKey): Promise<void>;
+  /**
+   * The key whose current token hash, or previous one (after a rotation), is `hash`. Which one matched
+   * is told by comparing `key.hash` with `hash`; the caller checks the previous token's grace period.
+   */
+  findKeyByHash(hash: string): Promise<StoredKey | undefined>;
+  getKey(id: string): Promise<StoredKey | undefined>;
+  listKeys(): Promise<StoredKey[]>;
+  /** Marks a key revoked; false when no such key or already revoked. */
+  revokeKey(id: string, at: Date): Promise<boolean>;
+  /**
+   * Gives an unrevoked key a new token hash; the current hash becomes the previous one, accepted
+   * until `previousExpiresAt` (a previous hash from an earlier rotation is dropped). False when no
+   * such key or revoked.
+   */
+  rotateKey(id: string, hash: string, previousExpiresAt: Date): Promise<boolean>;
+
+  /** Matched lookups counted against a key in a period ('YYYY-MM'). */
+  quotaUsed(keyId: string, period: string): Promise<number>;
+  /** Adds to those counts; `counts` maps key id to the number to add. */
+  addQuotaUse(period: string, counts: Map<string, number>): Promise<void>;
+
+  /** Adds each row's counts to the stored ones for its key, day and operation. */
+  addUsage(rows: UsageRow[]): Promise<void>;
+  /** Usage rows in day, key and operation order. */
+  usage(filter: UsageFilter): Promise<UsageRow[]>;
+
+  /** Appends audit entries in one transaction. */
+  addAudit(entries: AuditEntry[]): Promise<void>;
+  /** Audit entries in time order. */
+  audit(filter: AuditFilter): Promise<AuditEntry[]>;
+  /** Removes entries older than `before`; returns how many. */
+  pruneAudit(before: Date): Promise<number>;
+
+  /**
+   * In one transaction: deletes the records and remembers the hashes as one suppression (see
+   * src/privacy/suppression.ts). Returns how many records existed.
+   */
+  suppress(entity: Entity, recordIds: string[], hashes: string[]): Promise<number>;
+  /** Forgets every suppression that holds this hash; returns how many hashes were removed. */
+  unsuppress(entity: Entity, hash: string): Promise<number>;
+  /** Every suppressed hash of an entity. */
+  suppressedHashes(entity: Entity): Promise<Set<string>>;
+
+  /** Resolves when the store answers queries; rejects otherwise (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

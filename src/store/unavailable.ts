@@ -1,0 +1,57 @@
+// The store could not be reached: the HTTP layer answers 503 `unavailable` with Retry-After, readiness fails.
+
+/**
+ * Thrown by a store when its database cannot be reached. The message names the cause for logs and the
+ * CLI (it may hold a host and port, never a password); HTTP responses use their own wording.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    const reason = describe(options?.cause);
+    super(`the data store is unavailable${reason ? `: ${reason}` : ''}`, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+// Connecting to "localhost" tries each address and fails with an AggregateError whose own message is empty.
+function describe(cause: unknown): string {
+  if (!(cause instanceof Error)) return '';
+  if (cause.message || !(cause instanceof AggregateError)) return cause.message;
+  return cause.errors.map(describe).join('; ');
+}
+
+// Socket-level failures reported by Node when a server is down, unreachable or drops the connection.
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENOENT', // a Unix socket that is gone with its server
+]);
+
+// SQLSTATEs meaning "the server cannot serve you now": connection exceptions (class 08, tested below),
+// administrator or crash shutdown, starting up or in recovery, too many connections.
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+const DROPPED_CONNECTION =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed/i;
+
+/** Whether an error from a database driver means the database is unreachable rather than the query wrong. */
+export function isConnectionFailure(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08')) return true;
+  }
+  if (err instanceof AggregateError && err.errors.some(isConnectionFailure)) return true;
+  return DROPPED_CONNECTION.test(err.message);
+}
+
+/** Rethrows a connection failure as StoreUnavailableError and anything else unchanged. */
+export function toStoreError(err: unknown): unknown {
+  return isConnectionFailure(err) ? new StoreUnavailableError({ cause: err }) : err;
+}

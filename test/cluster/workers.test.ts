@@ -1,0 +1,103 @@
+import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enrich } from '../helpers/cli.js';
+import { bucketAllows, dataSet, hammer, lookupStatus, PERSON_ID, type Server, serve } from './serve.js';
+
+/** The process ids of a process's children: a cluster primary's workers. */
+const childrenOf = (pid: number) =>
+  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => Number(line.trim()))
+    .filter((n) => n > 0);
+
+describe('enrich serve --workers', () => {
+  it('refuses a number of workers below one, naming the setting', () => {
+    const refused = enrich(['serve', '--workers', '0', '--db', ':memory:']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/workers/);
+  });
+
+  it('stops with exit code 1, saying why, when a worker cannot start', async () => {
+    const taken = createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const { port } = taken.address() as AddressInfo;
+    const { db } = dataSet(10);
+    const failed = enrich(['serve', '--port', String(port), '--workers', '2', '--db', db]);
+    taken.close();
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/EADDRINUSE/);
+    expect(failed.stderr).toMatch(/a worker exited while starting/);
+  });
+});
+
+describe('enrich serve --workers 2 without Redis', () => {
+  const { db, token } = dataSet(10);
+  let server: Server;
+
+  beforeAll(async () => {
+    server = await serve(['--db', db, '--workers', '2']);
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('runs two workers on one port', () => {
+    expect(childrenOf(server.child.pid!)).toHaveLength(2);
+  });
+
+  it('admits no more than the key bucket across workers, hammered', async () => {
+    const load = await hammer([server.url], token, { seconds: 3, concurrency: 16 });
+    const admitted = load.statuses[200] ?? 0;
+    expect(Object.keys(load.statuses).sort()).toEqual(['200', '429']);
+    expect(admitted).toBeGreaterThan(0);
+    expect(admitted).toBeLessThanOrEqual(bucketAllows(10, load.seconds) + 1);
+    expect(load.statuses[429]).toBeGreaterThan(admitted);
+  });
+
+  it('counts a monthly quota exactly across workers', async () => {
+    const created = enrich([
+      'keys',
+      'create',
+      '--name',
+      'metered',
+      '--rate',
+      '1000',
+      '--quota',
+      '20',
+      '--db',
+      db,
+    ]);
+    const metered = created.stdout.trim().split('\n').at(-1)!;
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        fetch(`${server.url}/people?id=${PERSON_ID}`, {
+          headers: { authorization: `Bearer ${metered}` },
+        }).then((response) => response.status),
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(40);
+  });
+
+  it('replaces a worker that dies', async () => {
+    const [victim] = childrenOf(server.child.pid!);
+    process.kill(victim!, 'SIGKILL');
+    let workers: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      workers = childrenOf(server.child.pid!);
+      if (workers.length === 2 && !workers.includes(victim!)) break;
+    }
+    expect(workers).toHaveLength(2);
+    expect(workers).not.toContain(victim);
+    expect([200, 429]).toContain(await lookupStatus(server.url, token));
+  });
+
+  it('stops every worker and exits 0 on SIGTERM', async () => {
+    const workers = childrenOf(server.child.pid!);
+    expect(await server.stop()).toBe(0);
+    for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
+  });
+});

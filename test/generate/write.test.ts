@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeDataset } from '../../src/generate/index.js';
+
+const root = mkdtempSync(path.join(tmpdir(), 'enrich-generate-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const lines = (file: string) => readFileSync(file, 'utf8').split('\n');
+
+describe('writeDataset', () => {
+  it('writes companies.ndjson and people.ndjson with the requested counts', async () => {
+    const out = path.join(root, 'nested', 'set');
+    const progress: [number, number][] = [];
+    const result = await writeDataset({
+      companies: 120,
+      people: 25_000,
+      seed: 3,
+      out,
+      onProgress: (done, total) => progress.push([done, total]),
+    });
+    expect(result).toEqual({
+      companies: 120,
+      people: 25_000,
+      files: [path.join(out, 'companies.ndjson'), path.join(out, 'people.ndjson')],
+    });
+    const [companies, people] = result.files.map(lines) as [string[], string[]];
+    // Every line ends in \n, so the text splits into the records plus one empty tail.
+    expect(companies.length - 1).toBe(120);
+    expect(people.length - 1).toBe(25_000);
+    expect([companies.at(-1), people.at(-1)]).toEqual(['', '']);
+    expect(JSON.parse(people[0]!).id).toMatch(/^fp\d{12}$/);
+    expect(progress.at(-1)).toEqual([25_120, 25_120]);
+    expect(progress.length).toBeGreaterThan(1);
+  });
+
+  it('writes the same bytes twice for one seed', async () => {
+    const a = await writeDataset({ companies: 30, people: 200, seed: 8, out: path.join(root, 'a') });
+    const b = await writeDataset({ companies: 30, people: 200, seed: 8, out: path.join(root, 'b') });
+    for (const [i, file] of a.files.entries()) {
+      expect(readFileSync(file).equals(readFileSync(b.files[i]!)), file).toBe(true);
+    }
+  });
+
+  it('writes empty files for an empty set', async () => {
+    const result = await writeDataset({ companies: 0, people: 0, seed: 1, out: path.join(root, 'empty') });
+    expect(result.files.map((f) => readFileSync(f, 'utf8'))).toEqual(['', '']);
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { companyIdentifiers, personIdentifiers } from '../../src/identifiers/record.js';
+import type { Company } from '../../src/schemas/company.js';
+import type { Person } from '../../src/schemas/person.js';
+
+describe('personIdentifiers', () => {
+  it('lists the profile slug and every work and personal address, normalised and without repeats', () => {
+    const person: Person = {
+      id: 'fp000000067890',
+      name: 'Jane Doe',
+      linkedin: 'https://www.linkedin.com/in/Jane-Doe',
+      emails: {
+        work: [
+          { value: 'Jane.Doe@Acme.com.au', deliverability: 'Deliverable' },
+          { value: ' jane.doe@acme.com.au ' },
+          { value: 'not an address' },
+          { value: null },
+          { value: 'jd@acme.com.au' },
+        ],
+        personal: [{ value: 'jane@example.com' }, { value: 'jane.doe@acme.com.au' }],
+      },
+    };
+    expect(personIdentifiers(person)).toEqual([
+      { kind: 'linkedin', value: 'jane-doe' },
+      { kind: 'work_email', value: 'jane.doe@acme.com.au' },
+      { kind: 'work_email', value: 'jd@acme.com.au' },
+      { kind: 'personal_email', value: 'jane@example.com' },
+      // The same address under another kind is another identifier.
+      { kind: 'personal_email', value: 'jane.doe@acme.com.au' },
+    ]);
+  });
+
+  it('accepts a bare slug as the profile', () => {
+    expect(personIdentifiers({ id: 'p', linkedin: 'Jane-Doe' })).toEqual([
+      { kind: 'linkedin', value: 'jane-doe' },
+    ]);
+  });
+
+  it('skips a company URL, an unparseable profile and absent or null fields, without throwing', () => {
+    expect(personIdentifiers({ id: 'p', linkedin: 'https://www.linkedin.com/company/acme' })).toEqual([]);
+    expect(personIdentifiers({ id: 'p', linkedin: 'https://www.linkedin.com/in/jane%zz' })).toEqual([]);
+    expect(personIdentifiers({ id: 'p', linkedin: null, emails: { work: null, personal: [] } })).toEqual([]);
+    expect(personIdentifiers({ id: 'p', emails: null })).toEqual([]);
+    expect(personIdentifiers({ id: 'p' })).toEqual([]);
+  });
+});
+
+describe('companyIdentifiers', () => {
+  it('lists the slug, the domains of fqdn and website, and the ABN, normalised and without repeats', () => {
+    const company: Company = {
+      id: 'f000000117274',
+      name: 'Acme Pty Ltd',
+      linkedin: 'Acme-Pty-Ltd',
+      fqdn: 'acme.com.au',
+      website: 'https://www.acme.com.au/',
+      industry_codes: { abn: '51 824 753 556', acn: '824753556' },
+    };
+    expect(companyIdentifiers(company)).toEqual([
+      { kind: 'linkedin', value: 'acme-pty-ltd' },
+      { kind: 'domain', value: 'acme.com.au' },
+      { kind: 'abn', value: '51824753556' },
+    ]);
+  });
+
+  it('keeps a website on another host as a second domain, and accepts a company URL as the slug', () => {
+    const company: Company = {
+      id: 'f1',
+      linkedin: 'https://au.linkedin.com/company/acme-pty-ltd/',
+      fqdn: 'acme.com.au',
+      website: 'http://shop.acme.com.au/cart',
+    };
+    expect(companyIdentifiers(company)).toEqual([
+      { kind: 'linkedin', value: 'acme-pty-ltd' },
+      { kind: 'domain', value: 'acme.com.au' },
+      { kind: 'domain', value: 'shop.acme.com.au' },
+    ]);
+  });
+
+  it('skips a profile URL, hosts that do not normalise and an ABN that fails its checksum, without throwing', () => {
+    const company: Company = {
+      id: 'f2',
+      linkedin: 'https://www.linkedin.com/in/jane-doe',
+      fqdn: 'localhost',
+      website: 'not a website',
+      industry_codes: { abn: '51 824 753 557' },
+    };
+    expect(companyIdentifiers(company)).toEqual([]);
+    expect(companyIdentifiers({ id: 'f3', industry_codes: { abn: '123' } })).toEqual([]);
+    expect(companyIdentifiers({ id: 'f4', industry_codes: null, website: null })).toEqual([]);
+  });
+});

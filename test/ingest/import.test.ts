@@ -1,0 +1,152 @@
+// importFile: what is kept, what is rejected and how a rejection reads, in both threading modes.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importFile, type Rejection } from '../../src/ingest/import.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite.js';
+import { linkedinSlug, personId, personLine, workEmail } from './fixtures.js';
+
+let dir: string;
+let store: SqliteStore;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'enrich-import-'));
+  store = openSqliteStore(join(dir, 'enrich.db'));
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const fileOf = (lines: string[]) => {
+  const file = join(dir, 'in.ndjson');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+};
+
+// Threading changes how batches travel, not what they hold (see worker-batches.test.ts).
+describe.each([{ worker: true }, { worker: false }])('importFile with worker: $worker', ({ worker }) => {
+  it('keeps good lines and reports each bad one with its line number and JSON path', async () => {
+    const badEmail = JSON.stringify({ id: 'fp1', emails: { work: [{ value: 42 }] } });
+    const rejections: Rejection[] = [];
+    const file = fileOf([personLine(1), badEmail, personLine(2)]);
+    const summary = await importFile(store, 'people', file, {
+      worker,
+      batchSize: 1,
+      onReject: (r) => rejections.push(r),
+    });
+    expect(rejections).toEqual([
+      { line: 2, path: '$.emails.work[0].value', message: 'Expected string or null' },
+    ]);
+    expect(summary).toMatchObject({ read: 3, imported: 2, rejected: 1 });
+    expect(await store.count('people')).toBe(2);
+    expect(await store.findIds('people', 'work_email', workEmail(2), 5)).toEqual([personId(2)]);
+  });
+
+  it('reads gzip by its content whatever the file is called', async () => {
+    const file = join(dir, 'people.ndjson');
+    writeFileSync(file, gzipSync(`${[1, 2, 3].map(personLine).join('\n')}\n`));
+    const summary = await importFile(store, 'people', file, { worker });
+    expect(summary).toMatchObject({ read: 3, imported: 3, rejected: 0 });
+    expect(await store.findIds('people', 'linkedin', linkedinSlug(3), 5)).toEqual([personId(3)]);
+  });
+
+  it('reports progress up to the whole file', async () => {
+    const file = fileOf(Array.from({ length: 10 }, (_, n) => personLine(n)));
+    const progress: number[] = [];
+    await importFile(store, 'people', file, {
+      worker,
+      batchSize: 3,
+      onProgress: (p) => progress.push(p.bytesRead === p.totalBytes ? p.lines : -1),
+    });
+    expect(progress.at(-1)).toBe(10);
+  });
+
+  it('fails on a file that does not exist', async () => {
+    await expect(importFile(store, 'people', join(dir, 'missing.ndjson'), { worker })).rejects.toThrow(
+      /ENOENT/,
+    );
+  });
+});
+
+describe('importFile', () => {
+  const importLines = async (lines: string[], batchSize?: number) => {
+    const rejections: Rejection[] = [];
+    const summary = await importFile(store, 'people', fileOf(lines), {
+      worker: false,
+      batchSize,
+      onReject: (r) => rejections.push(r),
+    });
+    return { summary, rejections };
+  };
+
+  it('rejects an unknown field, naming it', async () => {
+    const { rejections } = await importLines([JSON.stringify({ id: 'fp1', education: { gpa: 4 } })]);
+    expect(rejections).toEqual([{ line: 1, path: '$.education.gpa', message: 'Unknown field' }]);
+    expect(await store.count('people')).toBe(0);
+  });
+
+  it('rejects a value of the wrong type', async () => {
+    const { rejections } = await importLines([JSON.stringify({ id: 'fp1', year_joined: '2020' })]);
+    expect(rejections).toEqual([{ line: 1, path: '$.year_joined', message: 'Expected integer or null' }]);
+  });
+
+  it('rejects unparsable lines, non-objects, missing ids and malformed ids', async () => {
+    const { rejections } = await importLines([
+      '{"id": "fp1",',
+      '[1, 2]',
+      '{"name": "Jane"}',
+      '{"id": "a b"}',
+    ]);
+    expect(rejections.map(({ line, path }) => ({ line, path }))).toEqual([
+      { line: 1, path: '$' },
+      { line: 2, path: '$' },
+      { line: 3, path: '$.id' },
+      { line: 4, path: '$.id' },
+    ]);
+    expect(rejections[0]?.message).toMatch(/^Invalid JSON/);
+    expect(rejections[1]?.message).toBe('A record must be a JSON object');
+    expect(rejections[2]?.message).toBe('id is required');
+  });
+
+  it('skips blank lines, counts them in line numbers and stores lines without CR or padding', async () => {
+    const line = '{"id":"fp1","name":"Zoë"}';
+    const { summary, rejections } = await importLines(['', `  ${line}\r`, '   ', '{"id":1}']);
+    expect(summary).toMatchObject({ read: 2, imported: 1, rejected: 1 });
+    expect(rejections[0]?.line).toBe(4);
+    expect((await store.getRecord('people', 'fp1'))?.body).toBe(line);
+  });
+
+  it('lets the later line win when an id repeats', async () => {
+    const first = JSON.stringify({ id: 'fp1', linkedin: 'https://www.linkedin.com/in/old-slug' });
+    const second = JSON.stringify({ id: 'fp1', linkedin: 'https://www.linkedin.com/in/new-slug' });
+    await importLines([first, personLine(2), second], 2);
+    expect((await store.getRecord('people', 'fp1'))?.body).toBe(second);
+    expect(await store.findIds('people', 'linkedin', 'old-slug', 5)).toEqual([]);
+    expect(await store.findIds('people', 'linkedin', 'new-slug', 5)).toEqual(['fp1']);
+  });
+
+  it('reads a last line without a newline and a line longer than a read chunk', async () => {
+    const long = JSON.stringify({ id: 'fp2', description: 'x'.repeat(3 << 20) });
+    const file = join(dir, 'in.ndjson');
+    writeFileSync(file, `${personLine(1)}\n${long}\n${personLine(3)}`);
+    const summary = await importFile(store, 'people', file, { worker: false });
+    expect(summary).toMatchObject({ read: 3, imported: 3, rejected: 0 });
+    expect((await store.getRecord('people', 'fp2'))?.body).toBe(long);
+    expect((await store.getRecord('people', personId(3)))?.body).toBe(personLine(3));
+  });
+
+  it('fails on a corrupt gzip file', async () => {
+    const file = join(dir, 'in.ndjson.gz');
+    writeFileSync(file, gzipSync(personLine(1).repeat(100)).subarray(0, 200));
+    await expect(importFile(store, 'people', file, { worker: false })).rejects.toThrow();
+  });
+
+  it('imports companies with their identifiers', async () => {
+    const company = JSON.stringify({ id: 'f1', fqdn: 'acme.com.au', linkedin: 'acme', nextGen: null });
+    const summary = await importFile(store, 'companies', fileOf([company]), { worker: false });
+    expect(summary.imported).toBe(1);
+    expect(await store.findIds('companies', 'domain', 'acme.com.au', 5)).toEqual(['f1']);
+  });
+});

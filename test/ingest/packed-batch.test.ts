@@ -1,0 +1,47 @@
+// Batches cross from the preparing thread to the writing one flattened, and arrive unchanged.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { PreparedBatch } from '../../src/ingest/batches.js';
+import { packBatch, unpackBatch } from '../../src/ingest/packed-batch.js';
+import type { IdentifierKind } from '../../src/store/store.js';
+
+const kind = fc.constantFrom<IdentifierKind>('linkedin', 'work_email', 'personal_email', 'domain', 'abn');
+const record = fc.record({
+  id: fc.string(),
+  body: fc.string({ unit: 'grapheme' }),
+  etag: fc.string(),
+  identifiers: fc.array(fc.record({ kind, value: fc.string({ unit: 'grapheme' }) }), { maxLength: 5 }),
+});
+
+describe('packed batches', () => {
+  it('unpack to the records, rejections and counts that were packed', () => {
+    fc.assert(
+      fc.property(
+        fc.array(record, { maxLength: 20 }),
+        fc.integer({ min: 1, max: 100 }),
+        (records, textLimit) => {
+          const batch: PreparedBatch = {
+            records,
+            rejections: [{ line: 3, path: '$.id', message: 'id is required' }],
+            lines: 7,
+            read: 6,
+            bytesRead: 100,
+            totalBytes: 200,
+          };
+          expect(unpackBatch(structuredClone(packBatch(batch)))).toEqual(batch);
+          // Small limits split a batch over several strings.
+          expect(unpackBatch(structuredClone(packBatch(batch, textLimit)))).toEqual(batch);
+        },
+      ),
+    );
+  });
+
+  it('refuses an identifier kind it cannot carry', () => {
+    const records = [
+      { id: 'a', body: '{}', etag: '"e"', identifiers: [{ kind: 'phone' as IdentifierKind, value: '1' }] },
+    ];
+    expect(() =>
+      packBatch({ records, rejections: [], lines: 1, read: 1, bytesRead: 0, totalBytes: 0 }),
+    ).toThrow(/kind/);
+  });
+});

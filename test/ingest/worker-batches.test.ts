@@ -1,0 +1,52 @@
+// Preparing in a worker gives the batches preparing here gives, wherever this thread hands over.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PreparedBatch, prepareBatches } from '../../src/ingest/batches.js';
+import { prepareBatchesInWorker } from '../../src/ingest/worker-batches.js';
+import { personLine } from './fixtures.js';
+
+/** What a writer sees of a batch: record ids, rejected lines and the running counts. */
+const summarise = ({ records, rejections, lines, read }: PreparedBatch) => ({
+  ids: records.map((r) => r.id),
+  identifiers: records.map((r) => r.identifiers.length),
+  rejected: rejections.map((r) => r.line),
+  lines,
+  read,
+});
+
+async function collect(batches: AsyncIterable<PreparedBatch>) {
+  const out: ReturnType<typeof summarise>[] = [];
+  for await (const batch of batches) out.push(summarise(batch));
+  return out;
+}
+
+describe('prepareBatchesInWorker', () => {
+  let dir: string;
+  let file: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'enrich-worker-'));
+    file = join(dir, 'people.ndjson');
+    const lines = Array.from({ length: 9 }, (_, n) => personLine(n));
+    lines.splice(3, 0, '', '{"id": 7}');
+    lines.splice(8, 0, 'not json');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([0, 1, 2, Number.POSITIVE_INFINITY])(
+    'matches preparing in this thread when handing over after %s batches',
+    async (inlineBatches) => {
+      const expected = await collect(prepareBatches('people', file, 2));
+      expect(expected.at(-1)).toMatchObject({ lines: 12, read: 11 });
+      expect(await collect(prepareBatchesInWorker('people', file, 2, inlineBatches))).toEqual(expected);
+    },
+  );
+
+  it('reports a failure in the worker', async () => {
+    await expect(collect(prepareBatchesInWorker('people', join(dir, 'missing'), 2, 0))).rejects.toThrow(
+      /ENOENT/,
+    );
+  });
+});

@@ -1,0 +1,333 @@
+// The behaviour every Store backend promises; each backend's test file runs this one suite.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type {
+  ApiKey,
+  AuditEntry,
+  Identifier,
+  RecordToStore,
+  Store,
+  UsageRow,
+} from '../../src/store/store.js';
+
+const person = (n: number, identifiers: Identifier[], extra = ''): RecordToStore => {
+  const id = `fp${String(n).padStart(12, '0')}`;
+  return { id, body: `{"id":"${id}"${extra}}`, etag: `"etag-${id}${extra.length}"`, identifiers };
+};
+const email = (value: string): Identifier => ({ kind: 'work_email', value });
+
+const key = (id: string, created_at: string, overrides: Partial<ApiKey> = {}): ApiKey => ({
+  id,
+  name: `key ${id}`,
+  hash: `hash-${id}`,
+  scopes: ['people:read'],
+  rate: 50,
+  quota: null,
+  created_at,
+  expires_at: null,
+  revoked_at: null,
+  ...overrides,
+});
+
+const usage = (key_id: string, day: string, counts: Partial<UsageRow> = {}): UsageRow => ({
+  key_id,
+  day,
+  operation: 'people',
+  requests: 0,
+  matched: 0,
+  not_found: 0,
+  ambiguous: 0,
+  rejected: 0,
+  ...counts,
+});
+
+const entry = (at: string, key_id: string, matched: string[] = [], status = 200): AuditEntry => ({
+  at,
+  key_id,
+  operation: 'people',
+  params: ['work_email', 'ln_url'],
+  matched,
+  status,
+});
+
+async function collect(bodies: AsyncIterable<string>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const body of bodies) out.push(body);
+  return out;
+}
+
+/** Runs the Store contract against a backend; `open` must return an empty store each time. */
+export function describeStoreContract(
+  name: string,
+  open: () => Promise<Store>,
+  cleanup?: () => Promise<void>,
+) {
+  describe(`${name} store contract`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await open();
+    });
+    afterEach(async () => {
+      await store.close();
+      await cleanup?.();
+    });
+
+    it('returns a stored record byte for byte with its etag', async () => {
+      const body = '{ "id":"fp000000000001",  "name" : "Zoë 😀", "middle_name":null }';
+      await store.upsert('people', [{ id: 'fp000000000001', body, etag: '"abc"', identifiers: [] }]);
+      expect(await store.getRecord('people', 'fp000000000001')).toEqual({
+        id: 'fp000000000001',
+        body,
+        etag: '"abc"',
+      });
+      expect(await store.getRecord('people', 'fp000000000002')).toBeUndefined();
+      expect(await store.getRecord('companies', 'fp000000000001')).toBeUndefined();
+    });
+
+    it('finds people by each identifier kind', async () => {
+      await store.upsert('people', [
+        person(1, [
+          { kind: 'linkedin', value: 'jane-doe' },
+          { kind: 'work_email', value: 'jane@acme.com.au' },
+          { kind: 'personal_email', value: 'jane@gmail.com' },
+        ]),
+      ]);
+      const id = 'fp000000000001';
+      expect(await store.findIds('people', 'linkedin', 'jane-doe', 10)).toEqual([id]);
+      expect(await store.findIds('people', 'work_email', 'jane@acme.com.au', 10)).toEqual([id]);
+      expect(await store.findIds('people', 'personal_email', 'jane@gmail.com', 10)).toEqual([id]);
+      expect(await store.findIds('people', 'personal_email', 'jane@acme.com.au', 10)).toEqual([]);
+      expect(await store.findIds('companies', 'linkedin', 'jane-doe', 10)).toEqual([]);
+    });
+
+    it('finds companies by each identifier kind', async () => {
+      const body = '{"id":"f000000000007"}';
+      await store.upsert('companies', [
+        {
+          id: 'f000000000007',
+          body,
+          etag: '"c"',
+          identifiers: [
+            { kind: 'linkedin', value: 'acme' },
+            { kind: 'domain', value: 'acme.com.au' },
+            { kind: 'abn', value: '51824753556' },
+          ],
+        },
+      ]);
+      for (const [kind, value] of [
+        ['linkedin', 'acme'],
+        ['domain', 'acme.com.au'],
+        ['abn', '51824753556'],
+      ] as const) {
+        expect(await store.findIds('companies', kind, value, 10)).toEqual(['f000000000007']);
+      }
+      expect(await store.findIds('people', 'linkedin', 'acme', 10)).toEqual([]);
+    });
+
+    it('replaces a record and its identifiers on re-upsert', async () => {
+      await store.upsert('people', [person(1, [email('old@acme.com')])]);
+      await store.upsert('people', [person(1, [email('new@acme.com')], ',"v":2')]);
+      expect(await store.findIds('people', 'work_email', 'old@acme.com', 10)).toEqual([]);
+      expect(await store.findIds('people', 'work_email', 'new@acme.com', 10)).toEqual(['fp000000000001']);
+      expect((await store.getRecord('people', 'fp000000000001'))?.body).toBe('{"id":"fp000000000001","v":2}');
+      expect(await store.count('people')).toBe(1);
+    });
+
+    it('lets the later of two records with one id in a batch win', async () => {
+      await store.upsert('people', [person(1, [email('a@x.com')]), person(1, [email('b@x.com')], ',"v":2')]);
+      expect(await store.count('people')).toBe(1);
+      expect(await store.findIds('people', 'work_email', 'a@x.com', 10)).toEqual([]);
+      expect(await store.findIds('people', 'work_email', 'b@x.com', 10)).toEqual(['fp000000000001']);
+    });
+
+    it('returns every record sharing an identifier in id order, up to the limit', async () => {
+      const shared = email('info@acme.com');
+      await store.upsert('people', [person(3, [shared]), person(1, [shared]), person(2, [shared])]);
+      expect(await store.findIds('people', 'work_email', 'info@acme.com', 10)).toEqual([
+        'fp000000000001',
+        'fp000000000002',
+        'fp000000000003',
+      ]);
+      expect(await store.findIds('people', 'work_email', 'info@acme.com', 2)).toEqual([
+        'fp000000000001',
+        'fp000000000002',
+      ]);
+    });
+
+    it('deletes records with their identifiers and counts only those that existed', async () => {
+      await store.upsert('people', [person(1, [email('a@x.com')]), person(2, [email('b@x.com')])]);
+      expect(await store.delete('people', ['fp000000000001', 'fp000000000009'])).toBe(1);
+      expect(await store.getRecord('people', 'fp000000000001')).toBeUndefined();
+      expect(await store.findIds('people', 'work_email', 'a@x.com', 10)).toEqual([]);
+      expect(await store.findIds('people', 'work_email', 'b@x.com', 10)).toEqual(['fp000000000002']);
+      expect(await store.count('people')).toBe(1);
+      expect(await store.delete('people', ['fp000000000001'])).toBe(0);
+    });
+
+    it('exports every body in id order and counts records per entity', async () => {
+      const records = [5, 1, 4, 2, 3].map((n) => person(n, []));
+      await store.upsert('people', records);
+      const sorted = records.map((r) => r.body).sort();
+      expect(await collect(store.exportBodies('people'))).toEqual(sorted);
+      expect(await store.count('people')).toBe(5);
+      expect(await store.count('companies')).toBe(0);
+      expect(await collect(store.exportBodies('companies'))).toEqual([]);
+    });
+
+    it('exports more records than fit in one page', async () => {
+      const records = Array.from({ length: 2500 }, (_, n) => person(n, []));
+      await store.upsert('people', records);
+      expect(await collect(store.exportBodies('people'))).toEqual(records.map((r) => r.body));
+    });
+
+    it('keeps a batch that fails part-way wholly out', async () => {
+      await store.upsert('people', [person(1, [email('a@x.com')])]);
+      const broken = { ...person(2, []), id: null } as unknown as RecordToStore;
+      const batch = [person(1, [email('changed@x.com')], ',"v":2'), broken, person(3, [email('c@x.com')])];
+      await expect(store.upsert('people', batch)).rejects.toThrow();
+      expect(await store.count('people')).toBe(1);
+      expect((await store.getRecord('people', 'fp000000000001'))?.body).toBe('{"id":"fp000000000001"}');
+      expect(await store.findIds('people', 'work_email', 'a@x.com', 10)).toEqual(['fp000000000001']);
+      expect(await store.findIds('people', 'work_email', 'changed@x.com', 10)).toEqual([]);
+      expect(await store.findIds('people', 'work_email', 'c@x.com', 10)).toEqual([]);
+    });
+
+    it('accepts an empty batch', async () => {
+      await store.upsert('companies', []);
+      expect(await store.count('companies')).toBe(0);
+    });
+
+    it('creates, finds, lists and revokes keys', async () => {
+      const second = key('k2', '2025-01-02T00:00:00.000Z', {
+        scopes: ['people:read', 'company:read'],
+        rate: 7,
+        quota: 1000,
+        expires_at: '2026-01-01T00:00:00.000Z',
+      });
+      await store.createKey(second);
+      await store.createKey(key('k1', '2025-01-01T00:00:00.000Z'));
+      const rotation = { previous_hash: null, previous_expires_at: null };
+      expect(await store.findKeyByHash('hash-k2')).toEqual({ ...second, ...rotation });
+      expect(await store.getKey('k2')).toEqual({ ...second, ...rotation });
+      expect(await store.getKey('nope')).toBeUndefined();
+      expect(await store.findKeyByHash('hash-nope')).toBeUndefined();
+      expect((await store.listKeys()).map((k) => k.id)).toEqual(['k1', 'k2']);
+
+      expect(await store.revokeKey('k2', new Date('2025-03-01T00:00:00.000Z'))).toBe(true);
+      expect(await store.revokeKey('k2', new Date('2025-04-01T00:00:00.000Z'))).toBe(false);
+      expect(await store.revokeKey('missing', new Date())).toBe(false);
+      expect((await store.findKeyByHash('hash-k2'))?.revoked_at).toBe('2025-03-01T00:00:00.000Z');
+    });
+
+    it('refuses a second key with the same hash', async () => {
+      await store.createKey(key('k1', '2025-01-01T00:00:00.000Z'));
+      await expect(
+        store.createKey(key('k2', '2025-01-01T00:00:00.000Z', { hash: 'hash-k1' })),
+      ).rejects.toThrow();
+    });
+
+    it('accumulates quota use per key and period', async () => {
+      expect(await store.quotaUsed('k1', '2025-01')).toBe(0);
+      await store.addQuotaUse('2025-01', new Map([['k1', 2]]));
+      await store.addQuotaUse(
+        '2025-01',
+        new Map([
+          ['k1', 3],
+          ['k2', 1],
+        ]),
+      );
+      await store.addQuotaUse('2025-02', new Map([['k1', 10]]));
+      expect(await store.quotaUsed('k1', '2025-01')).toBe(5);
+      expect(await store.quotaUsed('k2', '2025-01')).toBe(1);
+      expect(await store.quotaUsed('k1', '2025-02')).toBe(10);
+    });
+
+    it('rotates a key: a new hash, the old one kept as previous until the grace ends', async () => {
+      await store.createKey(key('k1', '2025-01-01T00:00:00.000Z'));
+      const until = new Date('2025-01-02T00:00:00.000Z');
+      expect(await store.rotateKey('k1', 'hash-new', until)).toBe(true);
+      const rotated = await store.findKeyByHash('hash-new');
+      expect(rotated).toMatchObject({
+        id: 'k1',
+        hash: 'hash-new',
+        previous_hash: 'hash-k1',
+        previous_expires_at: '2025-01-02T00:00:00.000Z',
+      });
+      expect(await store.findKeyByHash('hash-k1')).toEqual(rotated);
+
+      expect(await store.rotateKey('k1', 'hash-newer', until)).toBe(true);
+      expect(await store.findKeyByHash('hash-k1')).toBeUndefined();
+      expect((await store.findKeyByHash('hash-new'))?.hash).toBe('hash-newer');
+      expect(await store.rotateKey('missing', 'hash-x', until)).toBe(false);
+      await store.revokeKey('k1', new Date());
+      expect(await store.rotateKey('k1', 'hash-x', until)).toBe(false);
+    });
+
+    it('adds usage per key, day and operation, and reads it back in day order', async () => {
+      await store.addUsage([
+        usage('k1', '2025-01-02', { requests: 3, matched: 2, rejected: 1 }),
+        usage('k1', '2025-01-01', { requests: 1, not_found: 1 }),
+        usage('k2', '2025-01-01', { operation: 'company', requests: 1, ambiguous: 1 }),
+      ]);
+      await store.addUsage([usage('k1', '2025-01-02', { requests: 2, matched: 2 })]);
+      await store.addUsage([]);
+      expect(await store.usage({ keyId: 'k1' })).toEqual([
+        usage('k1', '2025-01-01', { requests: 1, not_found: 1 }),
+        usage('k1', '2025-01-02', { requests: 5, matched: 4, rejected: 1 }),
+      ]);
+      expect(await store.usage({ since: '2025-01-02' })).toEqual([
+        usage('k1', '2025-01-02', { requests: 5, matched: 4, rejected: 1 }),
+      ]);
+      expect((await store.usage({})).map((r) => `${r.day} ${r.key_id} ${r.operation}`)).toEqual([
+        '2025-01-01 k1 people',
+        '2025-01-01 k2 company',
+        '2025-01-02 k1 people',
+      ]);
+    });
+
+    it('keeps audit entries, finds them by key or by a record they disclosed, and prunes old ones', async () => {
+      await store.addAudit([
+        entry('2025-01-01T10:00:00.000Z', 'k1', ['fp000000000001']),
+        entry('2025-01-02T10:00:00.000Z', 'k2', ['fp000000000001', 'fp000000000002'], 409),
+        { ...entry('2025-01-03T10:00:00.000Z', 'k1', [], 400), params: [] },
+      ]);
+      await store.addAudit([]);
+      const byRecord = await store.audit({ recordId: 'fp000000000001' });
+      expect(byRecord).toEqual([
+        entry('2025-01-01T10:00:00.000Z', 'k1', ['fp000000000001']),
+        entry('2025-01-02T10:00:00.000Z', 'k2', ['fp000000000001', 'fp000000000002'], 409),
+      ]);
+      expect((await store.audit({ recordId: 'fp000000000001', since: '2025-01-02' })).length).toBe(1);
+      expect((await store.audit({ recordId: 'fp000000000001', keyId: 'k2' })).length).toBe(1);
+      expect(await store.audit({ keyId: 'k1' })).toEqual([
+        entry('2025-01-01T10:00:00.000Z', 'k1', ['fp000000000001']),
+        { ...entry('2025-01-03T10:00:00.000Z', 'k1', [], 400), params: [] },
+      ]);
+      expect((await store.audit({ limit: 2 })).map((e) => e.status)).toEqual([200, 409]);
+
+      expect(await store.pruneAudit(new Date('2025-01-02T12:00:00.000Z'))).toBe(2);
+      expect(await store.audit({ recordId: 'fp000000000001' })).toEqual([]);
+      expect((await store.audit({})).map((e) => e.at)).toEqual(['2025-01-03T10:00:00.000Z']);
+    });
+
+    it('suppresses: deletes the records, remembers the hashes, and forgets a whole suppression', async () => {
+      await store.upsert('people', [person(1, [email('a@x.com')]), person(2, [email('b@x.com')])]);
+      expect(await store.suppress('people', ['fp000000000001', 'fp000000000009'], ['h1', 'h2'])).toBe(1);
+      expect(await store.getRecord('people', 'fp000000000001')).toBeUndefined();
+      expect(await store.findIds('people', 'work_email', 'a@x.com', 10)).toEqual([]);
+      expect(await store.count('people')).toBe(1);
+      await store.suppress('people', [], ['h2', 'h3']);
+      expect(await store.suppressedHashes('people')).toEqual(new Set(['h1', 'h2', 'h3']));
+      expect(await store.suppressedHashes('companies')).toEqual(new Set());
+
+      expect(await store.unsuppress('companies', 'h1')).toBe(0);
+      expect(await store.unsuppress('people', 'h1')).toBe(2);
+      expect(await store.suppressedHashes('people')).toEqual(new Set(['h2', 'h3']));
+      expect(await store.unsuppress('people', 'h2')).toBe(2);
+      expect(await store.suppressedHashes('people')).toEqual(new Set());
+    });
+
+    it('answers a ping', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+  });
+}

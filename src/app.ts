@@ -76,14 +76,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const labels = {
-      method: request.method,
-      route: request.routeOptions.url ?? 'unmatched',
-      status: reply.statusCode,
-    };
-    metrics.requests.inc(labels);
-    metrics.duration.observe(labels, reply.elapsedTime / 1000);
-    if (deps.accessLog) request.log.info({ ...labels, ms: reply.elapsedTime }, 'request');
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.http.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    if (deps.accessLog) {
+      const line = { method: request.method, route, status: reply.statusCode, ms: reply.elapsedTime };
+      request.log.info(line, 'request');
+    }
     done();
   });
 

@@ -9,6 +9,26 @@ const INVALID_TOKEN = { 'www-authenticate': 'Bearer realm="enrich", error="inval
 const unauthorized = (detail: string, headers = INVALID_TOKEN) =>
   new ProblemError('unauthorized', detail, {}, headers);
 
+/** How many token hashes are remembered before the memo starts over. */
+const HASHES_HELD = 10_000;
+const hashes = new Map<string, string>();
+
+/**
+ * The SHA-256 hash of a well-formed token, or undefined for a malformed one. Hashes of tokens seen
+ * lately are remembered — a hash is a pure function of its token, so the memo is never stale — and a
+ * known token costs neither its checksum nor SHA-256 again.
+ */
+function hashOf(token: string): string | undefined {
+  let hash = hashes.get(token);
+  if (hash === undefined) {
+    if (!isWellFormedToken(token)) return undefined;
+    hash = hashToken(token);
+    if (hashes.size >= HASHES_HELD) hashes.clear();
+    hashes.set(token, hash);
+  }
+  return hash;
+}
+
 /** The key a token named, and whether it was its current token or the one replaced by a rotation. */
 export interface KeyMatch {
   key: StoredKey;
@@ -28,8 +48,8 @@ export async function identifyKey(store: Store, header: string | undefined): Pro
     throw unauthorized('The Authorization header must be of the form "Bearer <token>".');
   }
   const token = header.slice(space + 1).trim();
-  if (!isWellFormedToken(token)) throw unauthorized('The bearer token is malformed.');
-  const hash = hashToken(token);
+  const hash = hashOf(token);
+  if (hash === undefined) throw unauthorized('The bearer token is malformed.');
   const key = await store.findKeyByHash(hash);
   if (!key) throw unauthorized('The bearer token is not recognised.');
   return { key, current: key.hash === hash };

@@ -17,6 +17,7 @@ import type {
   Entity,
   IdentifierKind,
   RecordToStore,
+  ServedRecord,
   Store,
   StoredKey,
   StoredRecord,
@@ -66,6 +67,26 @@ export class PostgresStore implements Store {
       values: [id],
     });
     return rows[0];
+  }
+
+  async findRecords(
+    entity: Entity,
+    kind: IdentifierKind | 'id',
+    value: string,
+    limit: number,
+  ): Promise<ServedRecord[]> {
+    const t = ENTITY_TABLES[entity];
+    if (kind === 'id') {
+      const record = limit > 0 ? await this.getRecord(entity, value) : undefined;
+      return record ? [record] : [];
+    }
+    const { rows } = await query<ServedRecord>(this.replica, {
+      name: `enrich_${entity}_find_records`,
+      text: `SELECT r.id, r.etag, r.body FROM ${t.identifiers} i JOIN ${t.records} r ON r.rid = i.rid
+             WHERE i.kind = $1 AND i.value = $2 ORDER BY r.id LIMIT $3`,
+      values: [IDENTIFIER_KIND_CODES[kind], value, limit],
+    });
+    return rows;
   }
 
   async upsert(entity: Entity, records: RecordToStore[]): Promise<void> {

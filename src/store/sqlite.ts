@@ -14,6 +14,7 @@ import type {
   Entity,
   IdentifierKind,
   RecordToStore,
+  ServedRecord,
   Store,
   StoredKey,
   StoredRecord,
@@ -30,6 +31,9 @@ export interface SqliteStoreOptions {
 const EXPORT_PAGE = 1000;
 
 type EntityStatements = ReturnType<typeof prepareEntity>;
+type ServedRow = [id: string, etag: string, body: Buffer];
+
+const toServed = ([id, etag, body]: ServedRow): ServedRecord => ({ id, etag, body });
 
 function prepareEntity(db: Database.Database, entity: Entity) {
   const { records, idents } = TABLES[entity];
@@ -40,6 +44,17 @@ function prepareEntity(db: Database.Database, entity: Entity) {
       )
       .pluck(),
     get: db.prepare<[string], StoredRecord>(`SELECT id, body, etag FROM ${records} WHERE id = ?`),
+    // CAST … AS BLOB hands over the stored UTF-8 bytes as a Buffer: no decoding into a string, and
+    // none of encoding it again on the way out.
+    serveById: db
+      .prepare<[string], ServedRow>(`SELECT id, etag, CAST(body AS BLOB) FROM ${records} WHERE id = ?`)
+      .raw(),
+    serveByIdent: db
+      .prepare<[number, string, number], ServedRow>(
+        `SELECT r.id, r.etag, CAST(r.body AS BLOB) FROM ${idents} i JOIN ${records} r ON r.id = i.id
+         WHERE i.kind = ? AND i.value = ? ORDER BY i.id LIMIT ?`,
+      )
+      .raw(),
     current: db.prepare<[string], [number, string]>(`SELECT rid, idents FROM ${records} WHERE id = ?`).raw(),
     insert: db.prepare<[string, string, string, string]>(
       `INSERT INTO ${records} (id, etag, body, idents) VALUES (?, ?, ?, ?)`,
@@ -156,6 +171,20 @@ export class SqliteStore implements Store {
 
   async getRecord(entity: Entity, id: string): Promise<StoredRecord | undefined> {
     return this.entities[entity].get.get(id);
+  }
+
+  async findRecords(
+    entity: Entity,
+    kind: IdentifierKind | 'id',
+    value: string,
+    limit: number,
+  ): Promise<ServedRecord[]> {
+    const s = this.entities[entity];
+    if (kind === 'id') {
+      const row = limit > 0 ? s.serveById.get(value) : undefined;
+      return row ? [toServed(row)] : [];
+    }
+    return s.serveByIdent.all(kindCode(kind), value, limit).map(toServed);
   }
 
   async upsert(entity: Entity, records: RecordToStore[]): Promise<void> {

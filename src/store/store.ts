@@ -20,6 +20,13 @@ export interface StoredRecord {
   etag: string;
 }
 
+/** A record as a lookup serves it: the stored bytes as they are (a Buffer where the backend gives one). */
+export interface ServedRecord {
+  id: string;
+  etag: string;
+  body: Buffer | string;
+}
+
 /** A record ready to be written: validated body text, its etag and every identifier it carries. */
 export interface RecordToStore extends StoredRecord {
   identifiers: Identifier[];
@@ -107,6 +114,16 @@ export interface Store {
   /** Ids of the records carrying this normalised identifier, at most `limit` of them, in id order. */
   findIds(entity: Entity, kind: IdentifierKind, value: string, limit: number): Promise<string[]>;
   getRecord(entity: Entity, id: string): Promise<StoredRecord | undefined>;
+  /**
+   * What a lookup serves for one key, in one read: the record of an `id`, or the records carrying a
+   * normalised identifier — at most `limit`, in id order, each with its entity tag and stored bytes.
+   */
+  findRecords(
+    entity: Entity,
+    kind: IdentifierKind | 'id',
+    value: string,
+    limit: number,
+  ): Promise<ServedRecord[]>;
 
   /**
    * Upserts one batch by id in one transaction: each record's identifiers replace its previous ones

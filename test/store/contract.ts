@@ -123,6 +123,37 @@ export function describeStoreContract(
       expect(await store.findIds('people', 'linkedin', 'acme', 10)).toEqual([]);
     });
 
+    it('serves records with their stored bytes by id and by identifier, limited, in id order', async () => {
+      const body = '{ "id":"fp000000000002",  "name" : "Zoë 😀" }';
+      await store.upsert('people', [
+        person(3, [email('team@acme.com')]),
+        { id: 'fp000000000002', body, etag: '"z"', identifiers: [email('team@acme.com')] },
+        person(1, [email('team@acme.com'), { kind: 'linkedin', value: 'one' }]),
+      ]);
+      const served = async (kind: Parameters<Store['findRecords']>[1], value: string, limit: number) =>
+        (await store.findRecords('people', kind, value, limit)).map((r) => ({
+          id: r.id,
+          etag: r.etag,
+          body: Buffer.from(r.body).toString('utf8'),
+        }));
+      expect(await served('id', 'fp000000000002', 11)).toEqual([{ id: 'fp000000000002', etag: '"z"', body }]);
+      expect(await served('id', 'fp000000000009', 11)).toEqual([]);
+      expect((await served('work_email', 'team@acme.com', 11)).map((r) => r.id)).toEqual([
+        'fp000000000001',
+        'fp000000000002',
+        'fp000000000003',
+      ]);
+      expect((await served('work_email', 'team@acme.com', 2)).map((r) => r.id)).toEqual([
+        'fp000000000001',
+        'fp000000000002',
+      ]);
+      expect(await served('linkedin', 'one', 11)).toEqual([
+        { id: 'fp000000000001', etag: '"etag-fp0000000000010"', body: '{"id":"fp000000000001"}' },
+      ]);
+      expect(await served('linkedin', 'nobody', 11)).toEqual([]);
+      expect(await store.findRecords('companies', 'work_email', 'team@acme.com', 11)).toEqual([]);
+    });
+
     it('replaces a record and its identifiers on re-upsert', async () => {
       await store.upsert('people', [person(1, [email('old@acme.com')])]);
       await store.upsert('people', [person(1, [email('new@acme.com')], ',"v":2')]);

@@ -1,26 +1,9 @@
 // Runs prepareBatches in a worker thread and hands its batches to the writer, one acknowledged at a time.
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Entity } from '../store/store.js';
+import { startWorker } from '../worker.js';
 import { type BatchStart, type PreparedBatch, prepareBatches } from './batches.js';
 import { type PackedBatch, unpackBatch } from './packed-batch.js';
 import type { PrepareWorkerInput } from './prepare-worker.js';
-
-/**
- * The worker, built or from sources. Node 20 does not carry ESM loader hooks (tsx) into worker
- * threads, so from sources (tests, tsx) the worker registers tsx's CommonJS hook and requires the
- * TypeScript file itself.
- */
-function startWorker(workerData: PrepareWorkerInput): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./prepare-worker.js', import.meta.url), { workerData });
-  }
-  const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
-  const entry = fileURLToPath(new URL('./prepare-worker.ts', import.meta.url));
-  const code = `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(entry)});`;
-  return new Worker(code, { eval: true, workerData });
-}
 
 /**
  * Like prepareBatches, with the parsing on another core. Memory stays bounded by the worker's credit.
@@ -33,7 +16,8 @@ export async function* prepareBatchesInWorker(
   batchSize: number,
   inlineBatches = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<PreparedBatch> {
-  const worker = startWorker({ entity, file, batchSize });
+  const input: PrepareWorkerInput = { entity, file, batchSize };
+  const worker = startWorker(import.meta.url, './prepare-worker', input);
   const queue: (PackedBatch | null)[] = [];
   let ready = false;
   let failure: Error | undefined;

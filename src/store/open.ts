@@ -5,6 +5,8 @@ export interface StoreLocation {
   dbPath: string;
   databaseUrl?: string | undefined;
   databaseReadUrl?: string | undefined;
+  /** A server's store: SQLite writes audit, usage and quota counts from a thread of their own. */
+  backgroundWrites?: boolean;
 }
 
 /** Opens the configured store; backends are loaded on demand so the embedded default never loads `pg`. */
@@ -14,7 +16,7 @@ export async function openStore(location: StoreLocation): Promise<Store> {
     return openPostgresStore({ url: location.databaseUrl, readUrl: location.databaseReadUrl });
   }
   const { openSqliteStore } = await import('./sqlite.js');
-  return openSqliteStore(location.dbPath);
+  return openSqliteStore(location.dbPath, { backgroundWrites: location.backgroundWrites ?? false });
 }
 
 /** Where the store is, for messages: never a password. */

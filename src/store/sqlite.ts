@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { SqliteAudit } from './sqlite-audit.js';
 import { SqliteKeys } from './sqlite-keys.js';
 import { applyPragmas, checkSchema, KIND_CODES, migrate, TABLES } from './sqlite-schema.js';
+import { SqliteWriter, type WriterOp } from './sqlite-writer.js';
 import type {
   ApiKey,
   AuditEntry,
@@ -25,6 +26,11 @@ import type {
 export interface SqliteStoreOptions {
   /** Open an existing database without writing to it (no migration, no WAL switch). */
   readonly?: boolean;
+  /**
+   * Write audit entries, usage and quota counts from a worker thread with its own connection (for a
+   * server: the serving thread then never waits on a commit or a checkpoint). Ignored for `:memory:`.
+   */
+  backgroundWrites?: boolean;
 }
 
 /** Rows fetched per page by exportBodies: bounds memory without holding a read open across awaits. */
@@ -124,6 +130,7 @@ export class SqliteStore implements Store {
   // or not, when another process (a server counting quota while an import runs) commits in between.
   private readonly upsertBatch: Database.Transaction<(s: EntityStatements, records: RecordToStore[]) => void>;
   private readonly deleteBatch: Database.Transaction<(s: EntityStatements, ids: string[]) => number>;
+  private writer: SqliteWriter | undefined;
 
   constructor(private readonly db: Database.Database) {
     this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
@@ -236,16 +243,30 @@ export class SqliteStore implements Store {
     return this.keys.rotate(id, hash, previousExpiresAt);
   }
 
+  /**
+   * From now on, audit entries, usage and quota counts are written by a worker thread on a connection
+   * of its own. Should that thread fail, they are written on this connection again.
+   */
+  writeInBackground(): void {
+    if (this.writer || this.db.memory || this.db.readonly) return;
+    this.writer = new SqliteWriter(this.db.name);
+  }
+
+  /** `op` through the writer thread while it runs, else `inline` on this connection. */
+  private async background(op: WriterOp, inline: () => unknown): Promise<unknown> {
+    return this.writer?.running ? this.writer.write(op) : inline();
+  }
+
   async quotaUsed(keyId: string, period: string): Promise<number> {
     return this.keys.quotaUsed(keyId, period);
   }
 
   async addQuotaUse(period: string, counts: Map<string, number>): Promise<void> {
-    this.keys.addQuotaUse(period, counts);
+    await this.background({ op: 'quota', period, counts }, () => this.keys.addQuotaUse(period, counts));
   }
 
   async addUsage(rows: UsageRow[]): Promise<void> {
-    this.keys.addUsage(rows);
+    await this.background({ op: 'usage', rows }, () => this.keys.addUsage(rows));
   }
 
   async usage(filter: UsageFilter): Promise<UsageRow[]> {
@@ -253,7 +274,7 @@ export class SqliteStore implements Store {
   }
 
   async addAudit(entries: AuditEntry[]): Promise<void> {
-    this.audit_.add(entries);
+    await this.background({ op: 'audit', entries }, () => this.audit_.add(entries));
   }
 
   async audit(filter: AuditFilter): Promise<AuditEntry[]> {
@@ -261,7 +282,7 @@ export class SqliteStore implements Store {
   }
 
   async pruneAudit(before: Date): Promise<number> {
-    return this.audit_.prune(before);
+    return (await this.background({ op: 'prune', before }, () => this.audit_.prune(before))) as number;
   }
 
   async suppress(entity: Entity, recordIds: string[], hashes: string[]): Promise<number> {
@@ -286,6 +307,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.writer?.close();
     if (!this.db.open) return;
     if (!this.db.readonly) this.db.pragma('optimize');
     this.db.close();
@@ -304,7 +326,9 @@ export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Sq
     applyPragmas(db, readonly);
     if (readonly) checkSchema(db);
     else migrate(db);
-    return new SqliteStore(db);
+    const store = new SqliteStore(db);
+    if (opts.backgroundWrites) store.writeInBackground();
+    return store;
   } catch (error) {
     db.close();
     throw error;

@@ -1,0 +1,42 @@
+// Worker thread: the SQLite store's background writes (audit, usage, quota) on a connection of its own.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { SqliteAudit } from './sqlite-audit.js';
+import { SqliteKeys } from './sqlite-keys.js';
+import { applyPragmas } from './sqlite-schema.js';
+import type { WriterReply, WriterRequest, WriterWorkerInput } from './sqlite-writer.js';
+
+const port = parentPort!;
+const { path } = workerData as WriterWorkerInput;
+const db = new Database(path, { fileMustExist: true });
+applyPragmas(db, false);
+const keys = new SqliteKeys(db);
+const audit = new SqliteAudit(db);
+
+function perform(request: WriterRequest): unknown {
+  switch (request.op) {
+    case 'audit':
+      return audit.add(request.entries);
+    case 'usage':
+      return keys.addUsage(request.rows);
+    case 'quota':
+      return keys.addQuotaUse(request.period, request.counts);
+    case 'prune':
+      return audit.prune(request.before);
+  }
+}
+
+port.on('message', (request: WriterRequest | 'close') => {
+  if (request === 'close') {
+    db.close();
+    port.close();
+    return;
+  }
+  let reply: WriterReply;
+  try {
+    reply = { id: request.id, ok: true, result: perform(request) as number | undefined };
+  } catch (error) {
+    reply = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  port.postMessage(reply);
+});

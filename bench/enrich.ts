@@ -93,13 +93,18 @@ export interface RunningEnrich {
  */
 export async function serve(
   db: string,
-  opts: { cpuProfDir?: string; workers?: number } = {},
+  opts: { cpuProfDir?: string; workers?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningEnrich> {
   const profile = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : [];
   const args = [...profile, CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--db', db];
   const child = spawnChild('enrich serve', process.execPath, args, {
     cwd: ROOT,
-    env: { LOG_LEVEL: 'warn', ENRICH_ACCESS_LOG: 'false', ENRICH_WORKERS: `${opts.workers ?? 1}` },
+    env: {
+      LOG_LEVEL: 'warn',
+      ENRICH_ACCESS_LOG: 'false',
+      ENRICH_WORKERS: `${opts.workers ?? 1}`,
+      ...opts.env,
+    },
   });
   child.proc.stdout!.resume(); // warnings only; never let the pipe fill
   const match = await waitForLine(child, child.proc.stderr!, /listening on (http:\/\/\S+)/, 2 * MINUTE);

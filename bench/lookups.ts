@@ -24,6 +24,8 @@ export interface Target {
 
 export const CEILING_PEOPLE = 'ceiling /people';
 export const CEILING_COMPANY = 'ceiling /company';
+/** Lookups by id against a second Enrich with the audit log and usage meter off: what they cost. */
+export const UNACCOUNTED_ID = 'id, unaccounted';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 

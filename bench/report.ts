@@ -3,7 +3,7 @@ import { COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS } from './dataset.js';
 import { cores, entryHeading, int, mib, ms, seconds, table, times } from './format.js';
 import type { ImportRun } from './imports.js';
 import type { Measured } from './loadgen.js';
-import { CEILING_COMPANY, CEILING_PEOPLE } from './lookups.js';
+import { CEILING_COMPANY, CEILING_PEOPLE, UNACCOUNTED_ID } from './lookups.js';
 import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
 import { medianOf } from './stats.js';
 import { notes, targetTable } from './verdicts.js';
@@ -44,6 +44,16 @@ function lookupTable(r: BenchResults): string {
     ...PERSON_LOOKUPS.map((k) =>
       row(LABELS[k], r.lookups.get(k), times(ratio(r, k)), times(perCoreRatio(r, k))),
     ),
+    ...(r.lookups.has(UNACCOUNTED_ID)
+      ? [
+          row(
+            'people by `id`, audit and metering off',
+            r.lookups.get(UNACCOUNTED_ID),
+            times(rps(r.lookups.get(UNACCOUNTED_ID)) / rps(r.lookups.get(CEILING_PEOPLE))),
+            times(perCore(r.lookups.get(UNACCOUNTED_ID)) / perCore(r.lookups.get(CEILING_PEOPLE))),
+          ),
+        ]
+      : []),
     row(
       `ceiling: static ${int(r.bodyBytes.company)}-byte company`,
       r.lookups.get(CEILING_COMPANY),

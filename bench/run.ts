@@ -6,7 +6,7 @@ import { createBenchKey, serve } from './enrich.js';
 import { measureImports } from './imports.js';
 import { measureJsonServer } from './json-server.js';
 import { say } from './log.js';
-import { ceilingAndLookups, measureAtRate, measureRounds, startCeiling } from './lookups.js';
+import { ceilingAndLookups, measureAtRate, measureRounds, startCeiling, UNACCOUNTED_ID } from './lookups.js';
 import { measurePeakRss } from './memory.js';
 import { type BenchOptions, parseBenchOptions, USAGE } from './options.js';
 import { renderReport } from './report.js';
@@ -21,16 +21,20 @@ async function lookupsAndCeiling(o: BenchOptions, db: string, work: string, samp
   if (o.cpuProf) mkdirSync(o.cpuProf, { recursive: true });
   const enrich = await serve(db, { cpuProfDir: o.cpuProf, workers: o.workers });
   const ceiling = await startCeiling(sample, work, o.workers);
+  const unaccounted = await serve(db, { workers: o.workers, env: { ENRICH_ACCOUNTING: 'false' } });
   try {
     const server = { origin: enrich.origin, pid: enrich.child.pid };
     const targets = ceilingAndLookups(server, ceiling.server, token, sample);
+    const idTarget = targets.find((t) => t.name === 'id')!;
+    const bare = { origin: unaccounted.origin, pid: unaccounted.child.pid };
+    targets.splice(targets.indexOf(idTarget) + 1, 0, { ...idTarget, name: UNACCOUNTED_ID, server: bare });
     say(`lookups: ${targets.length} targets × ${o.runs} run(s) × ${o.warmup + o.duration} s`);
     const lookups = await measureRounds(targets, o);
-    const idTarget = targets.find((t) => t.name === 'id')!;
     const atRate = await measureAtRate(idTarget, lookups.get('id')!, o);
     return { lookups, atRate, mainPeakRssBytes: treePeakRssBytes(enrich.child.pid) };
   } finally {
     await ceiling.child.stop();
+    await unaccounted.child.stop();
     await enrich.child.stop(30_000); // under --cpu-prof, the profile is written on the way out
   }
 }

@@ -31,6 +31,11 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** One log line per request: method, route, status, duration, request id. Never the query. */
   accessLog?: boolean;
+  /**
+   * Audit and meter lookups (default true). False records neither — no audit entry, no usage — and
+   * exists only so that the benchmark can measure what they cost; quotas are enforced either way.
+   */
+  accounting?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -115,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const lookupDeps = { store, limiter, quota, metrics, meter, audit };
+  const lookupDeps = { store, limiter, quota, metrics, meter, audit, accounting: deps.accounting ?? true };
   registerPeople(app, lookupDeps);
   registerCompany(app, lookupDeps);
   registerUsage(app, { store, limiter, meter });

@@ -29,6 +29,8 @@ export const ConfigSchema = Type.Object({
   redisPrefix: Type.String(),
   /** Audit entries older than this many days are pruned at start and daily. */
   auditRetentionDays: Type.Integer({ minimum: 1 }),
+  /** Audit log and usage meter on (the default). Off only to measure what they cost. */
+  accounting: Type.Boolean(),
 });
 export type Config = Readonly<Static<typeof ConfigSchema>>;
 
@@ -64,6 +66,7 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
     redisFailure: pick('redisFailure', 'ENRICH_REDIS_FAILURE') ?? 'open',
     redisPrefix: pick('redisPrefix', 'ENRICH_REDIS_PREFIX') ?? 'enrich:',
     auditRetentionDays: integer(pick('auditRetentionDays', 'ENRICH_AUDIT_RETENTION_DAYS') ?? 365),
+    accounting: boolean(pick('accounting', 'ENRICH_ACCOUNTING') ?? true),
   };
   const problems = [...Value.Errors(ConfigSchema, candidate)].map(
     (e) => `${e.path.slice(1) || 'config'}: ${e.message} (got ${JSON.stringify(e.value)})`,

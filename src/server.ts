@@ -23,6 +23,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
     quota: limits.quota,
     accessLog: config.accessLog,
     auditRetentionDays: config.auditRetentionDays,
+    accounting: config.accounting,
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'headers.authorization'],

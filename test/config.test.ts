@@ -4,6 +4,8 @@ import { ConfigError, loadConfig } from '../src/config.js';
 describe('the audit retention setting', () => {
   it('keeps a year of audit entries unless told otherwise', () => {
     expect(loadConfig({}, {}).auditRetentionDays).toBe(365);
+    expect(loadConfig({}, {}).accounting).toBe(true);
+    expect(loadConfig({}, { ENRICH_ACCOUNTING: 'false' }).accounting).toBe(false);
     expect(loadConfig({}, { ENRICH_AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays).toBe(30);
   });
 

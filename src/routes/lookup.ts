@@ -25,6 +25,8 @@ export interface LookupDeps {
   metrics: Metrics;
   meter: UsageMeter;
   audit: AuditLog;
+  /** False: lookups are neither audited nor metered (benchmarking their cost only). */
+  accounting: boolean;
 }
 
 export interface LookupRoute<P extends string> {
@@ -101,7 +103,7 @@ export function registerLookup<P extends string>(
   route: LookupRoute<P>,
   deps: LookupDeps,
 ) {
-  const { store, limiter, quota, metrics, meter, audit } = deps;
+  const { store, limiter, quota, metrics, meter, audit, accounting } = deps;
 
   async function lookup(request: FastifyRequest, reply: FastifyReply, seen: Seen) {
     const match = await identifyKey(store, request.headers.authorization);
@@ -137,7 +139,7 @@ export function registerLookup<P extends string>(
   /** Counts and audits a keyed lookup: in memory, unless the audit buffer is full and must be written first. */
   async function observe(request: FastifyRequest, seen: Seen, status: number, outcome: UsageOutcome) {
     if (outcome !== 'failed') metrics.lookups.inc({ entity: route.entity, outcome });
-    if (seen.keyId === undefined) return;
+    if (seen.keyId === undefined || !accounting) return;
     meter.record(seen.keyId, route.operation, outcome);
     const query = request.query as Record<string, unknown>;
     const wait = audit.record({

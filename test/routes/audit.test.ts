@@ -20,6 +20,21 @@ async function appWith(audit?: (store: Store) => AuditLog) {
 }
 
 describe('the audit trail', () => {
+  it('is not kept, nor usage metered, with accounting off (a benchmark setting), and lookups still answer', async () => {
+    store = openSqliteStore(':memory:');
+    await seed(store, 'people', PEOPLE);
+    const app = await buildApp({ store, accounting: false });
+    const { key, token } = await issueKey(store, { name: 'unaccounted', rate: 100 });
+    const res = await app.inject({
+      url: '/people?id=fp000000000001',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    await app.close();
+    expect(await store.audit({ keyId: key.id })).toEqual([]);
+    expect(await store.usage({ keyId: key.id })).toEqual([]);
+  });
+
   it('holds every one of a burst of concurrent lookups after a graceful close', async () => {
     // A small buffer, so that the burst also goes through backpressure.
     const { app, keyId, auth } = await appWith((s) => new AuditLog(s, { batchSize: 20, capacity: 50 }));

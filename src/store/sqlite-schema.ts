@@ -1,5 +1,6 @@
 // The SQLite schema as a list of migrations, applied in order and tracked in PRAGMA user_version.
 import type Database from 'better-sqlite3';
+import { AUDIT_BUCKET_BITS } from './sqlite-audit.js';
 import type { Entity, IdentifierKind } from './store.js';
 
 /** Small integers for identifier kinds: the identifier index is keyed by (kind, value). Never renumber. */
@@ -118,6 +119,18 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX suppressions_grp ON suppressions (grp);`,
   `${identifiersById('people', 'people_ident')}
    ${identifiersById('companies', 'companies_ident')}`,
+  // 4: the record index of the audit log led by a bucket of consecutive entries (sqlite-audit.ts), so
+  // that new rows land in a few pages at its end rather than at random across the whole index.
+  `CREATE TABLE audit_match_by_bucket (
+     bucket INTEGER NOT NULL,
+     record_id TEXT NOT NULL,
+     audit_id INTEGER NOT NULL,
+     PRIMARY KEY (bucket, record_id, audit_id)
+   ) WITHOUT ROWID;
+   INSERT INTO audit_match_by_bucket (bucket, record_id, audit_id)
+     SELECT audit_id >> ${AUDIT_BUCKET_BITS}, record_id, audit_id FROM audit_match;
+   DROP TABLE audit_match;
+   ALTER TABLE audit_match_by_bucket RENAME TO audit_match;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -340,6 +340,37 @@ export function describeStoreContract(
       expect((await store.audit({})).map((e) => e.at)).toEqual(['2025-01-03T10:00:00.000Z']);
     });
 
+    it('finds a record in an audit log of many thousand entries, since a time, and prunes by time', async () => {
+      // 40,000 entries a minute apart from 2025-01-01: more than two of SQLite's index buckets.
+      const at = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
+      const watched = (i: number) => i % 10_000 === 5;
+      const all = Array.from({ length: 40_000 }, (_, i) =>
+        entry(at(i), i % 2 ? 'k1' : 'k2', watched(i) ? ['fp000000000007', `fp${i}`] : [`fp${i}`]),
+      );
+      for (let i = 0; i < all.length; i += 5_000) await store.addAudit(all.slice(i, i + 5_000));
+      const times = (entries: AuditEntry[]) => entries.map((e) => e.at);
+      const expected = all.filter((_, i) => watched(i)).map((e) => e.at);
+      expect(times(await store.audit({ recordId: 'fp000000000007' }))).toEqual(expected);
+      expect(times(await store.audit({ recordId: 'fp39999' }))).toEqual([at(39_999)]);
+      expect(times(await store.audit({ recordId: 'fp000000000007', since: at(20_005) }))).toEqual(
+        expected.slice(2),
+      );
+      expect(times(await store.audit({ recordId: 'fp000000000007', since: at(20_006) }))).toEqual(
+        expected.slice(3),
+      );
+      expect(times(await store.audit({ recordId: 'fp000000000007', keyId: 'k1' }))).toEqual([
+        at(5),
+        at(10_005),
+        at(20_005),
+        at(30_005),
+      ]);
+      expect(await store.pruneAudit(new Date(at(25_000)))).toBe(25_000);
+      expect(times(await store.audit({ recordId: 'fp000000000007' }))).toEqual(expected.slice(3));
+      expect(await store.audit({ recordId: 'fp24999' })).toEqual([]);
+      expect(times(await store.audit({ recordId: 'fp25000' }))).toEqual([at(25_000)]);
+      expect((await store.audit({ since: at(0) })).length).toBe(15_000);
+    });
+
     it('suppresses: deletes the records, remembers the hashes, and forgets a whole suppression', async () => {
       await store.upsert('people', [person(1, [email('a@x.com')]), person(2, [email('b@x.com')])]);
       expect(await store.suppress('people', ['fp000000000001', 'fp000000000009'], ['h1', 'h2'])).toBe(1);

@@ -130,6 +130,33 @@ describe('sqlite store', () => {
     await store.close();
   });
 
+  it('carries the audit record index of a version 3 database into buckets', async () => {
+    const path = tempPath('enrich.db');
+    const db = new Database(path);
+    for (const sql of MIGRATIONS.slice(0, 3)) db.exec(sql);
+    const insert = db.prepare(
+      `INSERT INTO audit_log (id, at, key_id, operation, params, matched, status)
+       VALUES (?, ?, 'k1', 'people', 'id', ?, 200)`,
+    );
+    insert.run(3, '2025-01-01T00:00:00.000Z', 'fp1');
+    insert.run(40_000, '2025-01-02T00:00:00.000Z', 'fp1,fp2');
+    db.prepare('INSERT INTO audit_match (record_id, audit_id) VALUES (?, ?)').run('fp1', 3);
+    db.prepare('INSERT INTO audit_match (record_id, audit_id) VALUES (?, ?), (?, ?)').run(
+      'fp1',
+      40_000,
+      'fp2',
+      40_000,
+    );
+    db.pragma('user_version = 3');
+    db.close();
+
+    const store = openSqliteStore(path);
+    const times = async (recordId: string) => (await store.audit({ recordId })).map((e) => e.at);
+    expect(await times('fp1')).toEqual(['2025-01-01T00:00:00.000Z', '2025-01-02T00:00:00.000Z']);
+    expect(await times('fp2')).toEqual(['2025-01-02T00:00:00.000Z']);
+    await store.close();
+  });
+
   it('opens read-only: serves reads and refuses writes', async () => {
     const path = tempPath('enrich.db');
     const writer = openSqliteStore(path);

@@ -23,7 +23,7 @@ export function registerServe(program: Command) {
       const { startServer } = await import('../server.js');
       const { demoInstructions, prepareDemo } = await import('../demo.js');
       const { isWorker, startCluster, startWorker } = await import('../cluster.js');
-      const store = await openStore({ ...config, backgroundWrites: true });
+      const store = await openStore({ ...config, backgroundWrites: true, turnSnapshots: true });
       // A worker only serves: the primary loaded the demo set before forking, and says where to connect.
       if (isWorker()) return void (await startWorker(config, store));
       const say = (line: string) => process.stderr.write(`${line}\n`);

@@ -7,6 +7,8 @@ export interface StoreLocation {
   databaseReadUrl?: string | undefined;
   /** A server's store: SQLite writes audit, usage and quota counts from a thread of their own. */
   backgroundWrites?: boolean;
+  /** A server's store: SQLite lookups of one event-loop turn share one read transaction. */
+  turnSnapshots?: boolean;
 }
 
 /** Opens the configured store; backends are loaded on demand so the embedded default never loads `pg`. */
@@ -16,7 +18,10 @@ export async function openStore(location: StoreLocation): Promise<Store> {
     return openPostgresStore({ url: location.databaseUrl, readUrl: location.databaseReadUrl });
   }
   const { openSqliteStore } = await import('./sqlite.js');
-  return openSqliteStore(location.dbPath, { backgroundWrites: location.backgroundWrites ?? false });
+  return openSqliteStore(location.dbPath, {
+    backgroundWrites: location.backgroundWrites ?? false,
+    turnSnapshots: location.turnSnapshots ?? false,
+  });
 }
 
 /** Where the store is, for messages: never a password. */

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { SqliteAudit } from './sqlite-audit.js';
 import { SqliteKeys } from './sqlite-keys.js';
 import { applyPragmas, checkSchema, KIND_CODES, migrate, TABLES } from './sqlite-schema.js';
+import { TurnSnapshot } from './sqlite-snapshot.js';
 import { SqliteWriter, type WriterOp } from './sqlite-writer.js';
 import type {
   ApiKey,
@@ -31,6 +32,11 @@ export interface SqliteStoreOptions {
    * server: the serving thread then never waits on a commit or a checkpoint). Ignored for `:memory:`.
    */
   backgroundWrites?: boolean;
+  /**
+   * Lookups (records and keys) of one event-loop turn read one snapshot, in one transaction, so each
+   * costs no file locking; a commit elsewhere is seen from the next turn (for a server).
+   */
+  turnSnapshots?: boolean;
 }
 
 /** Rows fetched per page by exportBodies: bounds memory without holding a read open across awaits. */
@@ -131,6 +137,7 @@ export class SqliteStore implements Store {
   private readonly upsertBatch: Database.Transaction<(s: EntityStatements, records: RecordToStore[]) => void>;
   private readonly deleteBatch: Database.Transaction<(s: EntityStatements, ids: string[]) => number>;
   private writer: SqliteWriter | undefined;
+  private snapshot: TurnSnapshot | undefined;
 
   constructor(private readonly db: Database.Database) {
     this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
@@ -187,18 +194,21 @@ export class SqliteStore implements Store {
     limit: number,
   ): Promise<ServedRecord[]> {
     const s = this.entities[entity];
-    if (kind === 'id') {
+    const find = () => {
+      if (kind !== 'id') return s.serveByIdent.all(kindCode(kind), value, limit).map(toServed);
       const row = limit > 0 ? s.serveById.get(value) : undefined;
       return row ? [toServed(row)] : [];
-    }
-    return s.serveByIdent.all(kindCode(kind), value, limit).map(toServed);
+    };
+    return this.snapshot ? this.snapshot.read(find) : find();
   }
 
   async upsert(entity: Entity, records: RecordToStore[]): Promise<void> {
+    this.snapshot?.end();
     this.upsertBatch.immediate(this.entities[entity], records);
   }
 
   async delete(entity: Entity, ids: string[]): Promise<number> {
+    this.snapshot?.end();
     return this.deleteBatch.immediate(this.entities[entity], ids);
   }
 
@@ -220,11 +230,12 @@ export class SqliteStore implements Store {
   }
 
   async createKey(key: ApiKey): Promise<void> {
+    this.snapshot?.end();
     this.keys.create(key);
   }
 
   async findKeyByHash(hash: string): Promise<StoredKey | undefined> {
-    return this.keys.findByHash(hash);
+    return this.snapshot ? this.snapshot.read(() => this.keys.findByHash(hash)) : this.keys.findByHash(hash);
   }
 
   async getKey(id: string): Promise<StoredKey | undefined> {
@@ -236,11 +247,18 @@ export class SqliteStore implements Store {
   }
 
   async revokeKey(id: string, at: Date): Promise<boolean> {
+    this.snapshot?.end();
     return this.keys.revoke(id, at);
   }
 
   async rotateKey(id: string, hash: string, previousExpiresAt: Date): Promise<boolean> {
+    this.snapshot?.end();
     return this.keys.rotate(id, hash, previousExpiresAt);
+  }
+
+  /** From now on, the lookups of one event-loop turn share one read transaction (TurnSnapshot). */
+  snapshotPerTurn(): void {
+    this.snapshot ??= new TurnSnapshot(this.db);
   }
 
   /**
@@ -254,7 +272,9 @@ export class SqliteStore implements Store {
 
   /** `op` through the writer thread while it runs, else `inline` on this connection. */
   private async background(op: WriterOp, inline: () => unknown): Promise<unknown> {
-    return this.writer?.running ? this.writer.write(op) : inline();
+    if (this.writer?.running) return this.writer.write(op);
+    this.snapshot?.end();
+    return inline();
   }
 
   async quotaUsed(keyId: string, period: string): Promise<number> {
@@ -286,10 +306,12 @@ export class SqliteStore implements Store {
   }
 
   async suppress(entity: Entity, recordIds: string[], hashes: string[]): Promise<number> {
+    this.snapshot?.end();
     return this.suppressBatch.immediate(entity, recordIds, hashes);
   }
 
   async unsuppress(entity: Entity, hash: string): Promise<number> {
+    this.snapshot?.end();
     return this.suppressions.remove.run(entity, entity, hash).changes;
   }
 
@@ -308,6 +330,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.writer?.close();
+    this.snapshot?.end();
     if (!this.db.open) return;
     if (!this.db.readonly) this.db.pragma('optimize');
     this.db.close();
@@ -328,6 +351,7 @@ export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Sq
     else migrate(db);
     const store = new SqliteStore(db);
     if (opts.backgroundWrites) store.writeInBackground();
+    if (opts.turnSnapshots) store.snapshotPerTurn();
     return store;
   } catch (error) {
     db.close();

@@ -26,8 +26,8 @@ const removeTempDirs = async () => {
 
 describeStoreContract('sqlite', async () => openSqliteStore(tempPath('enrich.db')), removeTempDirs);
 describeStoreContract(
-  'sqlite with background writes',
-  async () => openSqliteStore(tempPath('enrich.db'), { backgroundWrites: true }),
+  'sqlite as a server opens it (background writes, a snapshot per turn)',
+  async () => openSqliteStore(tempPath('enrich.db'), { backgroundWrites: true, turnSnapshots: true }),
   removeTempDirs,
 );
 
@@ -254,6 +254,29 @@ describe('sqlite key cache', () => {
       hash: hashToken(token),
     });
     expect((await server.findKeyByHash(hashToken(token)))?.id).toBe('key_later');
+    await server.close();
+    await cli.close();
+  });
+
+  it('with a snapshot per turn, sees a revocation from the next turn and lets its own writes through', async () => {
+    const path = tempPath('keys.db');
+    const server = openSqliteStore(path, { turnSnapshots: true });
+    const cli = openSqliteStore(path);
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    const { key } = await issueKey(cli, { name: 'cached' });
+    expect((await server.findKeyByHash(key.hash))?.revoked_at).toBeNull();
+    await cli.revokeKey(key.id, new Date());
+    // The same turn reads the same snapshot: the revocation is concurrent with it.
+    expect((await server.findKeyByHash(key.hash))?.revoked_at).toBeNull();
+    await nextTurn();
+    expect((await server.findKeyByHash(key.hash))?.revoked_at).not.toBeNull();
+
+    // A write on the snapshot's own connection ends the snapshot first, and is committed at once.
+    const { key: second } = await issueKey(server, { name: 'second' });
+    expect((await server.findKeyByHash(second.hash))?.id).toBe(second.id);
+    expect((await cli.findKeyByHash(second.hash))?.id).toBe(second.id);
+    await server.upsert('people', [{ id: 'fp1', body: '{"id":"fp1"}', etag: '"e"', identifiers: [] }]);
+    expect(await cli.count('people')).toBe(1);
     await server.close();
     await cli.close();
   });

@@ -4,8 +4,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { issueKey } from './auth/keys.js';
 import { hashToken } from './auth/tokens.js';
-import { writeDataset } from './generate/index.js';
-import { importFile } from './ingest/import.js';
 import type { Store } from './store/store.js';
 
 export const DEMO = { companies: 2_000, people: 10_000, seed: 2026 };
@@ -31,6 +29,9 @@ export async function prepareDemo(
     log(`Empty store: generating a demo set of ${DEMO.companies} companies and ${DEMO.people} people…`);
     const dir = mkdtempSync(join(tmpdir(), 'enrich-demo-'));
     try {
+      // Loaded only to fill an empty store: the generator's locale data alone is about 40 MB of heap.
+      const { writeDataset } = await import('./generate/index.js');
+      const { importFile } = await import('./ingest/import.js');
       const { files } = await writeDataset({ ...DEMO, out: dir });
       const [companiesFile, peopleFile] = files;
       await importFile(store, 'companies', companiesFile!);

@@ -4,9 +4,7 @@ import { LimitChannel, processPort } from './auth/cluster-channel.js';
 import { ClusterQuotaCounter, ClusterRateLimiter } from './auth/cluster-limits.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './auth/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
-import { connectRedis, type LimitLog, RedisFailurePolicy, waitForRedis } from './auth/redis-connection.js';
-import { RedisQuotaCounter } from './auth/redis-quota.js';
-import { RedisRateLimiter } from './auth/redis-rate-limit.js';
+import type { LimitLog } from './auth/redis-connection.js';
 import type { Config } from './config.js';
 import type { Metrics } from './metrics.js';
 import type { Store } from './store/store.js';
@@ -40,6 +38,10 @@ async function openRedisLimits(
   store: Store,
   metrics: Metrics,
 ): Promise<Limits> {
+  // Loaded only when configured: ioredis adds some 20 MB to a process that never talks to Redis.
+  const { connectRedis, RedisFailurePolicy, waitForRedis } = await import('./auth/redis-connection.js');
+  const { RedisQuotaCounter } = await import('./auth/redis-quota.js');
+  const { RedisRateLimiter } = await import('./auth/redis-rate-limit.js');
   const policy = new RedisFailurePolicy(config.redisFailure, metrics);
   // One connection each, so that each closes its own when the app closes.
   const buckets = connectRedis(url);

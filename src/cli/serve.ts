@@ -21,19 +21,17 @@ export function registerServe(program: Command) {
       }
       // Loaded here so that other commands never pay for the HTTP stack's start-up.
       const { startServer } = await import('../server.js');
-      const { demoInstructions, prepareDemo } = await import('../demo.js');
       const { isWorker, startCluster, startWorker } = await import('../cluster.js');
       const store = await openStore({ ...config, backgroundWrites: true, turnSnapshots: true });
       // A worker only serves: the primary loaded the demo set before forking, and says where to connect.
       if (isWorker()) return void (await startWorker(config, store));
       const say = (line: string) => process.stderr.write(`${line}\n`);
-      const demo = opts.demo
-        ? await prepareDemo(store, config.databaseUrl ? undefined : config.dbPath, say)
-        : undefined;
+      const demo = opts.demo ? await import('../demo.js') : undefined;
+      const demoSet = await demo?.prepareDemo(store, config.databaseUrl ? undefined : config.dbPath, say);
       const clustered = config.workers > 1;
       const server = clustered ? await startCluster(config, store) : await startServer(config, store);
       const workers = clustered ? ` (${config.workers} workers)` : '';
       say(`Enrich listening on ${server.url} over ${describeStore(config)}${workers}`);
-      if (demo) for (const line of demoInstructions(demo, server.url)) say(line);
+      if (demo && demoSet) for (const line of demo.demoInstructions(demoSet, server.url)) say(line);
     });
 }

@@ -6,8 +6,14 @@ import { type Child, runToEnd, spawnChild, waitForLine } from './children.js';
 const CLI = path.join(BUILD_DIR, 'cli', 'main.js');
 const MINUTE = 60_000;
 
+/** The embedded store unless a call says otherwise, whatever the shell running the benchmark has set. */
+const STORE_ENV: NodeJS.ProcessEnv = { DATABASE_URL: '', DATABASE_READ_URL: '', REDIS_URL: '' };
+
+/** `--db DB` for a SQLite file; nothing when `db` is '' because DATABASE_URL names the store. */
+const dbArgs = (db: string) => (db ? ['--db', db] : []);
+
 const enrich = (name: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv = {}) =>
-  runToEnd(name, process.execPath, [CLI, ...args], { timeoutMs, env, cwd: ROOT });
+  runToEnd(name, process.execPath, [CLI, ...args], { timeoutMs, env: { ...STORE_ENV, ...env }, cwd: ROOT });
 
 export interface Sizes {
   people: number;
@@ -35,16 +41,18 @@ export interface ImportSummary {
 /** Time-box for an import of `records`: ten times the slowest rate seen here (3,000 a second), plus start-up. */
 const importTimeoutMs = (records: number) => 2 * MINUTE + 3 * records;
 
-/** `enrich import ENTITY FILE --db DB`, read back from its summary line. */
+/** `enrich import ENTITY FILE --db DB` (into DATABASE_URL instead when `env` sets it), read back from its summary line. */
 export async function importFile(
   entity: 'people' | 'companies',
   file: string,
   db: string,
   expectedRecords: number,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<ImportSummary> {
   const timeoutMs = importTimeoutMs(expectedRecords);
   const started = performance.now();
-  const { stdout } = await enrich(`enrich import ${entity}`, ['import', entity, file, '--db', db], timeoutMs);
+  const args = ['import', entity, file, ...dbArgs(db)];
+  const { stdout } = await enrich(`enrich import ${entity}`, args, timeoutMs, env);
   const wallSeconds = (performance.now() - started) / 1000;
   const match = stdout.match(/: (\d+) \w+ imported, (\d+) rejected of \d+ lines in ([\d.]+) s \((\d+)\/s\)/);
   if (!match) throw new Error(`enrich import ${entity}: unexpected output: ${stdout.trim()}`);
@@ -55,10 +63,15 @@ export async function importFile(
   return { records, seconds: Number(match[3]), perSecond: Number(match[4]), wallSeconds };
 }
 
+/** `enrich migrate` on the PostgreSQL database `databaseUrl`. */
+export async function migrate(databaseUrl: string): Promise<void> {
+  await enrich('enrich migrate', ['migrate'], MINUTE, { DATABASE_URL: databaseUrl });
+}
+
 /** A key for the benchmark: a rate far above anything the load reaches, so it never limits. */
-export async function createBenchKey(db: string): Promise<string> {
-  const args = ['keys', 'create', '--name', 'benchmark', '--rate', '1000000', '--db', db];
-  const { stdout } = await enrich('enrich keys create', args, MINUTE);
+export async function createBenchKey(db: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const args = ['keys', 'create', '--name', 'benchmark', '--rate', '1000000', ...dbArgs(db)];
+  const { stdout } = await enrich('enrich keys create', args, MINUTE, env);
   const token = stdout.trim().split('\n').at(-1);
   if (!token) throw new Error('enrich keys create printed no token');
   return token;
@@ -96,10 +109,11 @@ export async function serve(
   opts: { cpuProfDir?: string; workers?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningEnrich> {
   const profile = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : [];
-  const args = [...profile, CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--db', db];
+  const args = [...profile, CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...dbArgs(db)];
   const child = spawnChild('enrich serve', process.execPath, args, {
     cwd: ROOT,
     env: {
+      ...STORE_ENV,
       LOG_LEVEL: 'warn',
       ENRICH_ACCESS_LOG: 'false',
       ENRICH_WORKERS: `${opts.workers ?? 1}`,

@@ -2,9 +2,10 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { DataFiles } from './data-files.js';
-import { type ImportSummary, importFile, type Sizes } from './enrich.js';
+import { type ImportSummary, importFile, migrate, type Sizes } from './enrich.js';
 import { type Floor, readAndParse } from './lines.js';
 import { say } from './log.js';
+import { createScratchDatabase, type ScratchDatabase } from './postgres.js';
 
 export interface ImportRun {
   people: ImportSummary;
@@ -46,4 +47,39 @@ export async function measureImports(
     );
   }
   return { runs: results, db };
+}
+
+export interface PostgresImports {
+  runs: Array<{ people: ImportSummary; companies: ImportSummary }>;
+  /** The database the last run filled, kept for the lookup benchmark; the caller drops it. */
+  database: ScratchDatabase;
+}
+
+/** `runs` imports of people then companies into PostgreSQL (`COPY`), each into a new scratch database. */
+export async function measurePostgresImports(
+  files: DataFiles,
+  sizes: Sizes,
+  serverUrl: string,
+  runs: number,
+): Promise<PostgresImports> {
+  const results: PostgresImports['runs'] = [];
+  let database: ScratchDatabase | undefined;
+  try {
+    for (let run = 1; run <= runs; run++) {
+      await database?.drop();
+      database = await createScratchDatabase(serverUrl);
+      await migrate(database.url);
+      const env = { DATABASE_URL: database.url };
+      const people = await importFile('people', files.people, '', sizes.people, env);
+      const companies = await importFile('companies', files.companies, '', sizes.companies, env);
+      results.push({ people, companies });
+      say(
+        `PostgreSQL import run ${run}/${runs}: ${people.perSecond} people/s, ${companies.perSecond} companies/s`,
+      );
+    }
+  } catch (error) {
+    await database?.drop();
+    throw error;
+  }
+  return { runs: results, database: database! };
 }

@@ -87,7 +87,7 @@ export async function measureJsonServer(
     for (let run = 0; run < load.runs; run++) {
       if (load.waitQuiet > 0) await waitForQuiet(load.waitQuiet);
       result.runs.push(
-        await runLoad({ connections, duration, warmup, origin, paths, headers: {} }, child.pid),
+        await runLoad({ connections, duration, warmup, origin, paths, headers: {} }, [child.pid]),
       );
     }
     result.peakRssBytes = treePeakRssBytes(child.pid);

@@ -7,7 +7,10 @@ import { machineBusySeconds, treeCpuSeconds } from './system.js';
 const LOAD_SCRIPT = path.join(import.meta.dirname, 'load.ts');
 
 export interface Measured extends LoadResult {
-  /** Server CPU (all its processes) over the measured seconds, in cores: 1.0 = one core busy throughout. */
+  /**
+   * Server CPU (all its processes, and its database's when that runs here) over the measured seconds, in
+   * cores: 1.0 = one core busy throughout.
+   */
   serverCores: number;
   /** The same for the load generator. */
   loadCores: number;
@@ -15,8 +18,11 @@ export interface Measured extends LoadResult {
   otherCores: number;
 }
 
-/** One load run against `spec.origin`, whose server process is `serverPid`; time-boxed to its duration + 60 s. */
-export async function runLoad(spec: LoadSpec, serverPid: number): Promise<Measured> {
+/**
+ * One load run against `spec.origin`, served by the process trees of `serverPids` (the server, and a
+ * database on this machine); time-boxed to its duration + 60 s.
+ */
+export async function runLoad(spec: LoadSpec, serverPids: readonly number[]): Promise<Measured> {
   const child = spawnChild('load generator', process.execPath, ['--import', 'tsx', LOAD_SCRIPT]);
   try {
     let output = '';
@@ -26,12 +32,13 @@ export async function runLoad(spec: LoadSpec, serverPid: number): Promise<Measur
     child.proc.stdin!.end(JSON.stringify(spec));
     const limitMs = (spec.warmup + spec.duration + 60) * 1000;
     await waitForLine(child, child.proc.stdout!, new RegExp(`^${MEASURING}$`), limitMs);
-    const serverBefore = treeCpuSeconds(serverPid);
+    const serverCpuSeconds = () => serverPids.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
+    const serverBefore = serverCpuSeconds();
     const machineBefore = machineBusySeconds();
     const from = performance.now();
     const timer = setTimeout(() => void child.stop(), limitMs);
     const code = await child.exited.finally(() => clearTimeout(timer));
-    const serverCpu = treeCpuSeconds(serverPid) - serverBefore;
+    const serverCpu = serverCpuSeconds() - serverBefore;
     const machineCpu = machineBusySeconds() - machineBefore;
     const wallSeconds = (performance.now() - from) / 1000;
     if (code !== 0) throw new Error(`load generator exited with ${code}\n${child.stderrTail()}`);

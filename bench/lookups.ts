@@ -12,7 +12,11 @@ import { waitForQuiet } from './system.js';
 export interface Server {
   origin: string;
   pid: number;
+  /** The PostgreSQL server (postmaster) it reads from, when that runs on this machine: its CPU is the server's too. */
+  databasePid?: number;
 }
+
+const serverPids = (server: Server) => (server.databasePid ? [server.pid, server.databasePid] : [server.pid]);
 
 /** One row of load: a server, the paths to cycle through, and the headers to send. */
 export interface Target {
@@ -26,6 +30,9 @@ export const CEILING_PEOPLE = 'ceiling /people';
 export const CEILING_COMPANY = 'ceiling /company';
 /** Lookups by id against a second Enrich with the audit log and usage meter off: what they cost. */
 export const UNACCOUNTED_ID = 'id, unaccounted';
+/** With --postgres: lookups against a second Enrich serving the same data set from PostgreSQL. */
+export const POSTGRES_LOOKUPS = ['id', 'work_email'] as const;
+export const postgresTarget = (kind: LookupKind) => `${kind}, PostgreSQL`;
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -37,7 +44,7 @@ export async function measureRounds(targets: Target[], load: LoadOptions): Promi
       const { connections, duration, warmup } = load;
       const spec = { origin: target.server.origin, paths: target.paths, headers: target.headers };
       if (load.waitQuiet > 0) await waitForQuiet(load.waitQuiet);
-      const measured = await runLoad({ ...spec, connections, duration, warmup }, target.server.pid);
+      const measured = await runLoad({ ...spec, connections, duration, warmup }, serverPids(target.server));
       results.get(target.name)!.push(measured);
       say(
         `round ${round}/${load.runs} ${target.name}: ${Math.round(measured.rps)} req/s, ` +
@@ -107,7 +114,7 @@ export async function measureAtRate(
   if (load.waitQuiet > 0) await waitForQuiet(load.waitQuiet);
   const result = await runLoad(
     { ...spec, connections, duration, warmup, overallRate: offered },
-    target.server.pid,
+    serverPids(target.server),
   );
   say(
     `${target.name} at ${offered} req/s offered: p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms`,

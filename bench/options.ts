@@ -33,6 +33,8 @@ export interface BenchOptions extends LoadOptions, CommonOptions {
   jsonServerSizes: number[];
   /** Run the Enrich server under --cpu-prof, writing the profile here. */
   cpuProf?: string;
+  /** Also import into and serve from scratch databases on this PostgreSQL server. */
+  postgres?: string;
 }
 
 const common = {
@@ -58,6 +60,7 @@ const benchOnly = {
   'skip-million': { type: 'boolean', default: false },
   'json-server-sizes': { type: 'string' },
   'cpu-prof': { type: 'string' },
+  postgres: { type: 'string' },
 } as const;
 
 export const USAGE = `npm run bench -- [options]
@@ -77,6 +80,8 @@ export const USAGE = `npm run bench -- [options]
   --rev REV              benchmark src/ as committed at git revision REV (default: the working tree)
   --skip-build           reuse the benchmark's last successful build (say, while src/ is mid-edit)
   --cpu-prof DIR         run the Enrich server under --cpu-prof, profile written to DIR
+  --postgres URL         also import into and serve from PostgreSQL: each run makes a scratch database on
+                         the server URL names (needs CREATEDB) and drops it; no existing database is touched
   --out FILE             append the results to FILE (default BENCHMARKS.md; --quick: print only)
   --quick                small sizes and short runs: a smoke check`;
 
@@ -96,6 +101,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
   }
   const quick = v.quick;
   const people = count('people', v.people, quick ? 2000 : 100_000);
+  if (v.postgres !== undefined && !/^postgres(ql)?:\/\//.test(v.postgres))
+    throw new Error('--postgres: expected a postgres:// URL');
   const sizes = v['json-server-sizes']?.split(',').map((s) => count('json-server-sizes', s.trim(), 0));
   return {
     people,
@@ -115,6 +122,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     rev: v.rev,
     skipBuild: v['skip-build'],
     cpuProf: v['cpu-prof'],
+    postgres: v.postgres,
     out: v.out ?? (quick ? undefined : 'BENCHMARKS.md'),
   };
 }

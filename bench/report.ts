@@ -3,7 +3,7 @@ import { COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS } from './dataset.js';
 import { cores, entryHeading, int, mib, ms, seconds, table, times } from './format.js';
 import type { ImportRun } from './imports.js';
 import type { Measured } from './loadgen.js';
-import { CEILING_COMPANY, CEILING_PEOPLE, UNACCOUNTED_ID } from './lookups.js';
+import { CEILING_COMPANY, CEILING_PEOPLE, postgresTarget, UNACCOUNTED_ID } from './lookups.js';
 import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
 import { medianOf } from './stats.js';
 import { notes, targetTable } from './verdicts.js';
@@ -34,6 +34,20 @@ function lookupTable(r: BenchResults): string {
       int(non2xx),
     ];
   };
+  /** A row beside a kind's own, against the same ceiling, when the run measured it. */
+  const variant = (name: string, label: string, ceiling: string) => {
+    const runs = r.lookups.get(name);
+    if (!runs) return [];
+    const ceilingRuns = r.lookups.get(ceiling);
+    return [
+      row(label, runs, times(rps(runs) / rps(ceilingRuns)), times(perCore(runs) / perCore(ceilingRuns))),
+    ];
+  };
+  const kindRows = (k: LookupKind, ceiling: string) => [
+    row(LABELS[k], r.lookups.get(k), times(ratio(r, k)), times(perCoreRatio(r, k))),
+    ...variant(postgresTarget(k), `${LABELS[k]}, PostgreSQL`, ceiling),
+    ...(k === 'id' ? variant(UNACCOUNTED_ID, 'people by `id`, audit and metering off', ceiling) : []),
+  ];
   const rows = [
     row(
       `ceiling: static ${int(r.bodyBytes.person)}-byte person`,
@@ -41,28 +55,14 @@ function lookupTable(r: BenchResults): string {
       '1.00×',
       '1.00×',
     ),
-    ...PERSON_LOOKUPS.map((k) =>
-      row(LABELS[k], r.lookups.get(k), times(ratio(r, k)), times(perCoreRatio(r, k))),
-    ),
-    ...(r.lookups.has(UNACCOUNTED_ID)
-      ? [
-          row(
-            'people by `id`, audit and metering off',
-            r.lookups.get(UNACCOUNTED_ID),
-            times(rps(r.lookups.get(UNACCOUNTED_ID)) / rps(r.lookups.get(CEILING_PEOPLE))),
-            times(perCore(r.lookups.get(UNACCOUNTED_ID)) / perCore(r.lookups.get(CEILING_PEOPLE))),
-          ),
-        ]
-      : []),
+    ...PERSON_LOOKUPS.flatMap((k) => kindRows(k, CEILING_PEOPLE)),
     row(
       `ceiling: static ${int(r.bodyBytes.company)}-byte company`,
       r.lookups.get(CEILING_COMPANY),
       '1.00×',
       '1.00×',
     ),
-    ...COMPANY_LOOKUPS.map((k) =>
-      row(LABELS[k], r.lookups.get(k), times(ratio(r, k)), times(perCoreRatio(r, k))),
-    ),
+    ...COMPANY_LOOKUPS.flatMap((k) => kindRows(k, CEILING_COMPANY)),
     row(
       `people by \`id\` at ${int(r.atRate.offered)} req/s offered (80% of max)`,
       [r.atRate.result],
@@ -86,20 +86,27 @@ function lookupTable(r: BenchResults): string {
   return table(header, rows, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 }
 
+type ImportedRun = Pick<ImportRun, 'people' | 'companies'>;
+
 function importTable(r: BenchResults): string {
-  const row = (entity: 'people' | 'companies') => {
+  const row = (entity: 'people' | 'companies', label: string, runs: ImportedRun[]) => {
     const floor = entity === 'people' ? (x: ImportRun) => x.peopleFloor : (x: ImportRun) => x.companiesFloor;
-    const perSecond = medianOf(r.imports, (x) => x[entity].perSecond);
+    const perSecond = medianOf(runs, (x) => x[entity].perSecond);
     const floorPerSecond = medianOf(r.imports, (x) => floor(x).perSecond);
     return [
-      entity,
-      int(r.imports[0]?.[entity].records ?? Number.NaN),
+      label,
+      int(runs[0]?.[entity].records ?? Number.NaN),
       int(perSecond),
       int(floorPerSecond),
       times(floorPerSecond / perSecond),
-      seconds(medianOf(r.imports, (x) => x[entity].wallSeconds)),
+      seconds(medianOf(runs, (x) => x[entity].wallSeconds)),
     ];
   };
+  const rows = [row('people', 'people', r.imports), row('companies', 'companies', r.imports)];
+  if (r.postgres) {
+    rows.push(row('people', 'people, PostgreSQL (`COPY`)', r.postgres.imports));
+    rows.push(row('companies', 'companies, PostgreSQL (`COPY`)', r.postgres.imports));
+  }
   const header = [
     'import',
     'records',
@@ -108,7 +115,7 @@ function importTable(r: BenchResults): string {
     'import time ÷ floor',
     'wall time',
   ];
-  return table(header, [row('people'), row('companies')], [1, 2, 3, 4, 5]);
+  return table(header, rows, [1, 2, 3, 4, 5]);
 }
 
 function jsonServerTable(r: BenchResults): string {
@@ -150,13 +157,19 @@ function memoryTable(r: BenchResults): string {
   return table(header, rows, [1, 2, 3, 4]);
 }
 
+const storeText = (r: BenchResults) =>
+  r.postgres
+    ? `SQLite store, and PostgreSQL ${r.postgres.version} ${r.postgres.local ? 'on this machine' : 'on another host'} ` +
+      'where a row says so'
+    : 'SQLite store';
+
 export function renderReport(r: BenchResults): string {
   const o = r.options;
   const settings =
     `Data set: ${int(o.people)} people, ${int(o.companies)} companies (seed ${o.seed}); keys drawn at random from ` +
     `${int(o.sample)} people and ${int(o.sample)} companies. ${o.runs} run(s) of everything, medians quoted; ` +
     `${o.duration} s per load run after ${o.warmup} s of warm-up; ${o.connections} connections; autocannon in its ` +
-    `own process on 127.0.0.1; ${o.workers} server process(es) for Enrich and the ceiling alike; SQLite store; ` +
+    `own process on 127.0.0.1; ${o.workers} server process(es) for Enrich and the ceiling alike; ${storeText(r)}; ` +
     `key rate 1,000,000/s. Load average when the run started: ${r.loadAverage.map((n) => n.toFixed(2)).join(', ')}` +
     (o.waitQuiet > 0 ? `; each load run first waited up to ${o.waitQuiet} s for a quiet second.` : '.');
   return [

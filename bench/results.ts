@@ -1,6 +1,6 @@
 // One `npm run bench` run's results, and the ratios every part of the report quotes.
 import { type LookupKind, PERSON_LOOKUPS } from './dataset.js';
-import type { ImportRun } from './imports.js';
+import type { ImportRun, PostgresImports } from './imports.js';
 import type { JsonServerRun } from './json-server.js';
 import type { Measured } from './loadgen.js';
 import { type AtRate, CEILING_COMPANY, CEILING_PEOPLE } from './lookups.js';
@@ -19,6 +19,8 @@ export interface BenchResults {
   built: string;
   date: Date;
   imports: ImportRun[];
+  /** With --postgres: the same imports into PostgreSQL, and the server they ran on. */
+  postgres?: { version: string; local: boolean; imports: PostgresImports['runs'] };
   lookups: Map<string, Measured[]>;
   atRate: AtRate;
   /** The main server's VmHWM after every lookup run, at options.people. */

@@ -2,13 +2,23 @@
 import { mkdirSync } from 'node:fs';
 import { obtainDataset } from './data-files.js';
 import { type Sample, sampleLookups } from './dataset.js';
-import { createBenchKey, serve } from './enrich.js';
-import { measureImports } from './imports.js';
+import { createBenchKey, type RunningEnrich, serve } from './enrich.js';
+import { measureImports, measurePostgresImports } from './imports.js';
 import { measureJsonServer } from './json-server.js';
 import { say } from './log.js';
-import { ceilingAndLookups, measureAtRate, measureRounds, startCeiling, UNACCOUNTED_ID } from './lookups.js';
+import {
+  ceilingAndLookups,
+  measureAtRate,
+  measureRounds,
+  POSTGRES_LOOKUPS,
+  postgresTarget,
+  startCeiling,
+  type Target,
+  UNACCOUNTED_ID,
+} from './lookups.js';
 import { measurePeakRss } from './memory.js';
 import { type BenchOptions, parseBenchOptions, USAGE } from './options.js';
+import type { ScratchDatabase } from './postgres.js';
 import { renderReport } from './report.js';
 import type { BenchResults } from './results.js';
 import { runScript } from './session.js';
@@ -16,18 +26,45 @@ import { treePeakRssBytes } from './system.js';
 
 const MILLION = 1_000_000;
 
-async function lookupsAndCeiling(o: BenchOptions, db: string, work: string, sample: Sample) {
+/** Enrich over the scratch PostgreSQL database, and its lookups placed after SQLite's of the same kind. */
+async function addPostgresTargets(o: BenchOptions, database: ScratchDatabase, targets: Target[]) {
+  const env = { DATABASE_URL: database.url };
+  const token = await createBenchKey('', env);
+  const running = await serve('', { workers: o.workers, env });
+  const server = { origin: running.origin, pid: running.child.pid, databasePid: database.postmasterPid };
+  for (const kind of POSTGRES_LOOKUPS) {
+    const sqlite = targets.find((t) => t.name === kind)!;
+    const target = {
+      ...sqlite,
+      name: postgresTarget(kind),
+      server,
+      headers: { authorization: `Bearer ${token}` },
+    };
+    targets.splice(targets.indexOf(sqlite) + 1, 0, target);
+  }
+  return running;
+}
+
+async function lookupsAndCeiling(
+  o: BenchOptions,
+  db: string,
+  work: string,
+  sample: Sample,
+  postgres: ScratchDatabase | undefined,
+) {
   const token = await createBenchKey(db);
   if (o.cpuProf) mkdirSync(o.cpuProf, { recursive: true });
   const enrich = await serve(db, { cpuProfDir: o.cpuProf, workers: o.workers });
   const ceiling = await startCeiling(sample, work, o.workers);
   const unaccounted = await serve(db, { workers: o.workers, env: { ENRICH_ACCOUNTING: 'false' } });
+  let overPostgres: RunningEnrich | undefined;
   try {
     const server = { origin: enrich.origin, pid: enrich.child.pid };
     const targets = ceilingAndLookups(server, ceiling.server, token, sample);
     const idTarget = targets.find((t) => t.name === 'id')!;
     const bare = { origin: unaccounted.origin, pid: unaccounted.child.pid };
     targets.splice(targets.indexOf(idTarget) + 1, 0, { ...idTarget, name: UNACCOUNTED_ID, server: bare });
+    if (postgres) overPostgres = await addPostgresTargets(o, postgres, targets);
     say(`lookups: ${targets.length} targets × ${o.runs} run(s) × ${o.warmup + o.duration} s`);
     const lookups = await measureRounds(targets, o);
     const atRate = await measureAtRate(idTarget, lookups.get('id')!, o);
@@ -35,6 +72,7 @@ async function lookupsAndCeiling(o: BenchOptions, db: string, work: string, samp
   } finally {
     await ceiling.child.stop();
     await unaccounted.child.stop();
+    await overPostgres?.child.stop();
     await enrich.child.stop(30_000); // under --cpu-prof, the profile is written on the way out
   }
 }
@@ -66,12 +104,28 @@ runScript('bench', parseBenchOptions, USAGE, async (session) => {
   const sample = await sampleLookups(files, o.sample, o.seed);
   say(`import: ${o.runs} run(s)`);
   const imports = await measureImports(files, sizes, work, o.runs);
-  const load = await lookupsAndCeiling(o, imports.db, work, sample);
+  const pg = o.postgres ? await measurePostgresImports(files, sizes, o.postgres, o.runs) : undefined;
+  const load = await lookupsAndCeiling(o, imports.db, work, sample, pg?.database).finally(() =>
+    pg?.database.drop(),
+  );
+  const postgres = pg && {
+    version: pg.database.version,
+    local: pg.database.postmasterPid !== undefined,
+    imports: pg.runs,
+  };
   const jsonServer = await jsonServerSizes(o, files.people, work, sample);
   const memory = await memoryFigures(o, work);
   const bodyBytes = {
     person: Buffer.byteLength(sample.personBody),
     company: Buffer.byteLength(sample.companyBody),
   };
-  return renderReport({ ...session, imports: imports.runs, ...load, bodyBytes, jsonServer, memory });
+  return renderReport({
+    ...session,
+    imports: imports.runs,
+    postgres,
+    ...load,
+    bodyBytes,
+    jsonServer,
+    memory,
+  });
 });

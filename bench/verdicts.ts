@@ -112,6 +112,15 @@ export function notes(r: BenchResults): string[] {
     "Peak RSS is VmHWM, summed over the server's processes, after lookups of every kind; it includes SQLite's page cache but " +
       "not the operating system's file cache.",
   ];
+  if (r.postgres)
+    list.push(
+      'PostgreSQL rows: the same data set imported by `enrich import` (through `COPY`) into a new database, ' +
+        'beside the same read-and-parse floor, and served by a second `enrich serve` with DATABASE_URL set. ' +
+        (r.postgres.local
+          ? "Their server cores include PostgreSQL's own processes, on this machine's same two cores."
+          : "PostgreSQL ran on another host: its CPU is not in the server cores, and every query's network round " +
+            'trip is in the latency.'),
+    );
   if (failed.length > 0)
     list.push(`Some responses were not 2xx (${failed.join(', ')}): see the non-2xx column.`);
   return list.map((line) => `- ${line}`);

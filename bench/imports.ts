@@ -49,8 +49,11 @@ export async function measureImports(
   return { runs: results, db };
 }
 
+/** An import run's own figures, without the floor measured beside it. */
+export type ImportedRun = Pick<ImportRun, 'people' | 'companies'>;
+
 export interface PostgresImports {
-  runs: Array<{ people: ImportSummary; companies: ImportSummary }>;
+  runs: ImportedRun[];
   /** The database the last run filled, kept for the lookup benchmark; the caller drops it. */
   database: ScratchDatabase;
 }

@@ -1,6 +1,7 @@
 // PostgreSQL beside SQLite in one benchmark run: scratch databases on the server `--postgres URL` names.
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { parentPid } from './system.js';
 
 export interface ScratchDatabase {
   /** DATABASE_URL for the scratch database. */
@@ -27,8 +28,7 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
 /** The parent of a backend process, when both are PostgreSQL processes on this machine. */
 function localPostmaster(backendPid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${backendPid}/stat`, 'utf8');
-    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const parent = parentPid(backendPid);
     const comm = (pid: number) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
     return comm(backendPid) === 'postgres' && comm(parent) === 'postgres' ? parent : undefined;
   } catch {

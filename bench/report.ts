@@ -1,7 +1,7 @@
 // The results of `npm run bench` as markdown: lookups against the ceiling, import, json-server, memory, targets.
 import { COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS } from './dataset.js';
 import { cores, entryHeading, int, mib, ms, seconds, table, times } from './format.js';
-import type { ImportRun } from './imports.js';
+import type { ImportedRun, ImportRun } from './imports.js';
 import type { Measured } from './loadgen.js';
 import { CEILING_COMPANY, CEILING_PEOPLE, postgresTarget, UNACCOUNTED_ID } from './lookups.js';
 import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
@@ -85,8 +85,6 @@ function lookupTable(r: BenchResults): string {
   ];
   return table(header, rows, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 }
-
-type ImportedRun = Pick<ImportRun, 'people' | 'companies'>;
 
 function importTable(r: BenchResults): string {
   const row = (entity: 'people' | 'companies', label: string, runs: ImportedRun[]) => {

@@ -1,13 +1,14 @@
 // npm run bench: build, generate, import, load-test against the ceiling and json-server, measure memory, report.
 import { mkdirSync } from 'node:fs';
 import { obtainDataset } from './data-files.js';
-import { type Sample, sampleLookups } from './dataset.js';
+import { type LookupKind, type Sample, sampleLookups } from './dataset.js';
 import { createBenchKey, type RunningEnrich, serve } from './enrich.js';
 import { measureImports, measurePostgresImports } from './imports.js';
 import { measureJsonServer } from './json-server.js';
 import { say } from './log.js';
 import {
   ceilingAndLookups,
+  enrichTargets,
   measureAtRate,
   measureRounds,
   POSTGRES_LOOKUPS,
@@ -27,20 +28,19 @@ import { treePeakRssBytes } from './system.js';
 const MILLION = 1_000_000;
 
 /** Enrich over the scratch PostgreSQL database, and its lookups placed after SQLite's of the same kind. */
-async function addPostgresTargets(o: BenchOptions, database: ScratchDatabase, targets: Target[]) {
+async function addPostgresTargets(
+  o: BenchOptions,
+  database: ScratchDatabase,
+  sample: Sample,
+  targets: Target[],
+) {
   const env = { DATABASE_URL: database.url };
   const token = await createBenchKey('', env);
   const running = await serve('', { workers: o.workers, env });
   const server = { origin: running.origin, pid: running.child.pid, databasePid: database.postmasterPid };
-  for (const kind of POSTGRES_LOOKUPS) {
-    const sqlite = targets.find((t) => t.name === kind)!;
-    const target = {
-      ...sqlite,
-      name: postgresTarget(kind),
-      server,
-      headers: { authorization: `Bearer ${token}` },
-    };
-    targets.splice(targets.indexOf(sqlite) + 1, 0, target);
+  for (const target of enrichTargets(server, token, sample, POSTGRES_LOOKUPS)) {
+    const sqlite = targets.findIndex((t) => t.name === target.name);
+    targets.splice(sqlite + 1, 0, { ...target, name: postgresTarget(target.name as LookupKind) });
   }
   return running;
 }
@@ -64,7 +64,7 @@ async function lookupsAndCeiling(
     const idTarget = targets.find((t) => t.name === 'id')!;
     const bare = { origin: unaccounted.origin, pid: unaccounted.child.pid };
     targets.splice(targets.indexOf(idTarget) + 1, 0, { ...idTarget, name: UNACCOUNTED_ID, server: bare });
-    if (postgres) overPostgres = await addPostgresTargets(o, postgres, targets);
+    if (postgres) overPostgres = await addPostgresTargets(o, postgres, sample, targets);
     say(`lookups: ${targets.length} targets × ${o.runs} run(s) × ${o.warmup + o.duration} s`);
     const lookups = await measureRounds(targets, o);
     const atRate = await measureAtRate(idTarget, lookups.get('id')!, o);

@@ -26,14 +26,20 @@ export function peakRssBytes(pid: number): number {
   }
 }
 
+/** A process's parent (from /proc/PID/stat); throws when the process is not (or no longer) here. */
+export function parentPid(pid: number | string): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
 /** The process and all its descendants (a clustered server's workers), from the parent links in /proc. */
 export function processTree(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const parent = parentPid(entry);
       children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
     } catch {
       // gone while we looked

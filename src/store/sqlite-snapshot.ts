@@ -18,14 +18,12 @@ export class TurnSnapshot {
     this.commit = db.prepare('COMMIT');
   }
 
-  /** Runs `read` inside this turn's transaction, beginning it when none is open. */
-  read<T>(read: () => T): T {
-    if (!this.open && !this.db.inTransaction) {
-      this.begin.run();
-      this.open = true;
-      setImmediate(this.end);
-    }
-    return read();
+  /** Before a read: begins this turn's transaction when none is open. */
+  enter(): void {
+    if (this.open || this.db.inTransaction) return;
+    this.begin.run();
+    this.open = true;
+    setImmediate(this.end);
   }
 
   /** Ends this turn's transaction, if one is open: at the end of the turn and before any write. */

@@ -194,12 +194,10 @@ export class SqliteStore implements Store {
     limit: number,
   ): Promise<ServedRecord[]> {
     const s = this.entities[entity];
-    const find = () => {
-      if (kind !== 'id') return s.serveByIdent.all(kindCode(kind), value, limit).map(toServed);
-      const row = limit > 0 ? s.serveById.get(value) : undefined;
-      return row ? [toServed(row)] : [];
-    };
-    return this.snapshot ? this.snapshot.read(find) : find();
+    this.snapshot?.enter();
+    if (kind !== 'id') return s.serveByIdent.all(kindCode(kind), value, limit).map(toServed);
+    const row = limit > 0 ? s.serveById.get(value) : undefined;
+    return row ? [toServed(row)] : [];
   }
 
   async upsert(entity: Entity, records: RecordToStore[]): Promise<void> {
@@ -235,7 +233,8 @@ export class SqliteStore implements Store {
   }
 
   async findKeyByHash(hash: string): Promise<StoredKey | undefined> {
-    return this.snapshot ? this.snapshot.read(() => this.keys.findByHash(hash)) : this.keys.findByHash(hash);
+    this.snapshot?.enter();
+    return this.keys.findByHash(hash);
   }
 
   async getKey(id: string): Promise<StoredKey | undefined> {

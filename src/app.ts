@@ -2,19 +2,19 @@
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { AuditLog } from './audit/log.js';
-import { MemoryQuotaCounter, type QuotaCounter } from './auth/quota.js';
-import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
+import { AuditLog } from './accounting/audit-log.js';
+import { UsageMeter } from './accounting/usage-meter.js';
 import { ProblemError } from './errors.js';
+import { sendProblem, toProblem } from './http/problem.js';
+import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
+import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { sendProblem, toProblem } from './problem.js';
 import { registerCompany } from './routes/company.js';
 import { registerHealth } from './routes/health.js';
 import { registerPeople } from './routes/people.js';
 import { registerUsage } from './routes/usage.js';
 import { Problem } from './schemas/problem.js';
 import type { Store } from './store/store.js';
-import { UsageMeter } from './usage/meter.js';
 
 export interface AppDeps {
   store: Store;

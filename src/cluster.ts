@@ -2,8 +2,8 @@
 // restarts workers that die, and on SIGTERM/SIGINT stops them gracefully before exiting itself.
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
-import { LimitOwner } from './auth/cluster-owner.js';
 import type { Config } from './config.js';
+import { LimitOwner } from './limits/cluster/owner.js';
 import { startServer } from './server.js';
 import type { Store } from './store/store.js';
 

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { openLimits } from './limits.js';
+import { openLimits } from './limits/open.js';
 import { createMetrics } from './metrics.js';
 import type { Store } from './store/store.js';
 

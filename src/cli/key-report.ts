@@ -1,7 +1,8 @@
 // `enrich keys show`: a key's settings, state and usage this month, as text or JSON; never its token.
+
+import { COUNTERS, monthStart, sumUsage } from '../accounting/usage-report.js';
 import { publicKey } from '../auth/keys.js';
 import { OPERATIONS, type Store, type StoredKey } from '../store/store.js';
-import { COUNTERS, monthStart, sumUsage } from '../usage/report.js';
 import { formatTable } from './table.js';
 
 /** A key's state at `now`: active, revoked or expired. */

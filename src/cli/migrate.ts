@@ -1,6 +1,6 @@
 // enrich migrate: applies PostgreSQL schema migrations (the embedded SQLite store migrates itself on open).
 import type { Command } from 'commander';
-import { migratePostgres } from '../store/postgres-migrate.js';
+import { migratePostgres } from '../store/postgres/migrate.js';
 import { UsageError } from './options.js';
 
 export function registerMigrate(program: Command) {

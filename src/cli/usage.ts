@@ -1,6 +1,6 @@
 // enrich usage [--key ID] [--since DATE] [--json]: metered usage per key, day and operation.
 import type { Command } from 'commander';
-import { COUNTERS, monthStart, sumUsage } from '../usage/report.js';
+import { COUNTERS, monthStart, sumUsage } from '../accounting/usage-report.js';
 import { calendarDay, withOpenStore, withStore } from './options.js';
 import { formatTable } from './table.js';
 

@@ -1,7 +1,7 @@
 // The admin surface: liveness, readiness and Prometheus metrics; no token needed.
 import type { FastifyInstance } from 'fastify';
+import { sendProblem, toProblem } from '../http/problem.js';
 import type { Metrics } from '../metrics.js';
-import { sendProblem, toProblem } from '../problem.js';
 import type { Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
 

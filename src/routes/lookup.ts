@@ -4,19 +4,19 @@ import '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuditLog } from '../audit/log.js';
-import { admit } from '../auth/admit.js';
+import type { AuditLog } from '../accounting/audit-log.js';
+import type { UsageMeter, UsageOutcome } from '../accounting/usage-meter.js';
 import { identifyKey, requireLive, requireScope } from '../auth/authenticate.js';
-import type { QuotaCounter, QuotaTicket } from '../auth/quota.js';
-import type { RateLimiter } from '../auth/rate-limit.js';
 import { ProblemError } from '../errors.js';
+import { sendProblem, toProblem } from '../http/problem.js';
 import type { LookupKey } from '../identifiers/params.js';
+import { admit } from '../limits/admit.js';
+import type { QuotaCounter, QuotaTicket } from '../limits/quota.js';
+import type { RateLimiter } from '../limits/rate-limit.js';
 import { parseLookupQuery } from '../lookup/query.js';
 import { resolve } from '../lookup/resolve.js';
 import type { LookupOutcome, Metrics } from '../metrics.js';
-import { sendProblem, toProblem } from '../problem.js';
 import type { Entity, Operation, Scope, Store } from '../store/store.js';
-import type { UsageMeter, UsageOutcome } from '../usage/meter.js';
 
 export interface LookupDeps {
   store: Store;

@@ -1,12 +1,12 @@
 // GET /v1/usage: the calling key's own usage this period; any live key, no scope needed, rate-limited.
 import type { FastifyInstance } from 'fastify';
-import { admit } from '../auth/admit.js';
+import type { UsageMeter } from '../accounting/usage-meter.js';
+import { monthStart, sumUsage } from '../accounting/usage-report.js';
 import { authenticate } from '../auth/authenticate.js';
-import type { RateLimiter } from '../auth/rate-limit.js';
+import { admit } from '../limits/admit.js';
+import type { RateLimiter } from '../limits/rate-limit.js';
 import { Usage } from '../schemas/usage.js';
 import type { Store } from '../store/store.js';
-import type { UsageMeter } from '../usage/meter.js';
-import { monthStart, sumUsage } from '../usage/report.js';
 
 export interface UsageDeps {
   store: Store;

@@ -14,10 +14,10 @@ export interface StoreLocation {
 /** Opens the configured store; backends are loaded on demand so the embedded default never loads `pg`. */
 export async function openStore(location: StoreLocation): Promise<Store> {
   if (location.databaseUrl) {
-    const { openPostgresStore } = await import('./postgres.js');
+    const { openPostgresStore } = await import('./postgres/store.js');
     return openPostgresStore({ url: location.databaseUrl, readUrl: location.databaseReadUrl });
   }
-  const { openSqliteStore } = await import('./sqlite.js');
+  const { openSqliteStore } = await import('./sqlite/store.js');
   return openSqliteStore(location.dbPath, {
     backgroundWrites: location.backgroundWrites ?? false,
     turnSnapshots: location.turnSnapshots ?? false,

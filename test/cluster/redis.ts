@@ -1,7 +1,7 @@
 // Redis for tests: the machine's server at REDIS_URL (default 127.0.0.1:6379), a key prefix per run.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { connectRedis, RedisFailurePolicy, waitForRedis } from '../../src/auth/redis-connection.js';
+import { connectRedis, RedisFailurePolicy, waitForRedis } from '../../src/limits/redis/connection.js';
 import { createMetrics } from '../../src/metrics.js';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

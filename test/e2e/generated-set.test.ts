@@ -9,7 +9,7 @@ import { writeDataset } from '../../src/generate/index.js';
 import { importFile } from '../../src/ingest/index.js';
 import type { Company } from '../../src/schemas/company.js';
 import type { Person } from '../../src/schemas/person.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'enrich-e2e-'));

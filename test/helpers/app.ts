@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { issueKey, type KeyRequest } from '../../src/auth/keys.js';
 import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
-import { openPostgresStore } from '../../src/store/postgres.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
+import { openPostgresStore } from '../../src/store/postgres/store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { Entity, Store } from '../../src/store/store.js';
 import { createTestDatabase } from './pg-database.js';
 

@@ -1,7 +1,7 @@
 // Throwaway databases on the machine's shared PostgreSQL: one per test file, dropped afterwards.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migratePostgres } from '../../src/store/postgres.js';
+import { migratePostgres } from '../../src/store/postgres/store.js';
 
 /** The shared server's administrative database; TEST_DATABASE_URL overrides it (as in CI). */
 export const SHARED_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../src/store/sqlite.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { linkedinSlug, personId, workEmail, writePeople } from './fixtures.js';
 
 const CHILD = fileURLToPath(new URL('./import-child.ts', import.meta.url));

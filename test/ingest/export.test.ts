@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportTo } from '../../src/ingest/export.js';
 import { importFile } from '../../src/ingest/import.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
 import { personLine } from './fixtures.js';
 
 /** A sink that takes its time over every chunk and remembers how much was ever waiting in it. */

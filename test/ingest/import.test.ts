@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importFile, type Rejection } from '../../src/ingest/import.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
 import { linkedinSlug, personId, personLine, workEmail } from './fixtures.js';
 
 let dir: string;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { prepareBatches } from '../../src/ingest/batches.js';
 import { DEFAULT_BATCH_SIZE, importFile } from '../../src/ingest/import.js';
 import { type PackedBatch, packBatch, unpackBatch } from '../../src/ingest/packed-batch.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { writePeople } from './fixtures.js';
 
 /** CPU seconds used by the calling thread (Linux). */

@@ -13,7 +13,7 @@ import {
   suppressionKey,
 } from '../../src/privacy/suppress.js';
 import { recordHashes, SuppressionFilter, suppressionHash } from '../../src/privacy/suppression.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
 import { COMPANIES, PEOPLE, seed } from '../helpers/app.js';
 
 describe('suppression hashes', () => {

@@ -1,9 +1,9 @@
 // The audit trail of lookups: complete after a burst and a graceful close, names never values.
 import { afterEach, describe, expect, it } from 'vitest';
+import { AuditLog } from '../../src/accounting/audit-log.js';
 import { buildApp } from '../../src/app.js';
-import { AuditLog } from '../../src/audit/log.js';
 import { issueKey } from '../../src/auth/keys.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
 import { COMPANIES, PEOPLE, seed } from '../helpers/app.js';
 

@@ -1,0 +1,63 @@
+// Renders any error as an application/problem+json reply; no stack trace, SQL or token ever reaches it.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { type ProblemCode, ProblemError, Problems, problemType } from '../errors.js';
+import { StoreUnavailableError } from '../store/unavailable.js';
+
+const CODE_BY_STATUS: Record<number, ProblemCode> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+/** Retry-After for a store that has gone away: the pools reconnect within seconds. */
+const UNAVAILABLE_RETRY_SECONDS = '2';
+
+/** Maps any thrown value to a ProblemError; unexpected errors become a bare 500. */
+export function toProblem(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error;
+  if (error instanceof StoreUnavailableError) {
+    return new ProblemError(
+      'unavailable',
+      'The data store is unavailable; retry shortly.',
+      {},
+      {
+        'retry-after': UNAVAILABLE_RETRY_SECONDS,
+      },
+    );
+  }
+  const status = (error as FastifyError | undefined)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // Fastify's own client errors (bad URL encoding, too long a URL, …): their messages hold no secrets.
+    const code = CODE_BY_STATUS[status] ?? 'invalid_parameter';
+    return Object.assign(new ProblemError(code, (error as Error).message), { status });
+  }
+  return new ProblemError(
+    'internal',
+    'An unexpected error occurred; it has been logged with the request id.',
+  );
+}
+
+/** Sends a problem document, with its extra headers, as a pre-serialised string. */
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  problem: ProblemError,
+): FastifyReply {
+  const document = {
+    type: problemType(problem.code),
+    title: Problems[problem.code].title,
+    status: problem.status,
+    detail: problem.detail,
+    code: problem.code,
+    request_id: request.id,
+    ...problem.extensions,
+  };
+  return reply
+    .code(problem.status)
+    .headers(problem.headers)
+    .type('application/problem+json; charset=utf-8')
+    .send(JSON.stringify(document));
+}

@@ -1,0 +1,55 @@
+// A cluster worker's limits: every token and every quota reservation is decided by the primary.
+import type { ApiKey } from '../../store/store.js';
+import type { QuotaCounter, QuotaTicket } from '../quota.js';
+import type { LimitDecision, RateLimiter } from '../rate-limit.js';
+import type { LimitChannel } from './channel.js';
+
+/**
+ * Asks the primary's bucket for each request: the worker holds no tokens of its own, so N workers
+ * together admit exactly what one process would.
+ */
+export class ClusterRateLimiter implements RateLimiter {
+  constructor(private readonly channel: LimitChannel) {}
+
+  take(keyId: string, rate: number): Promise<LimitDecision> {
+    return this.channel.call({ op: 'take', keyId, rate }) as Promise<LimitDecision>;
+  }
+}
+
+/** What the primary answers a reservation with: the ticket to settle, and the quota left with it held. */
+export interface ClusterReservation {
+  ticket: number;
+  remaining: number;
+}
+
+/**
+ * Reserves through the primary's quota counter and settles there; the primary writes counts to the
+ * store. The remainder a worker reports is the primary's as of the reservation.
+ */
+export class ClusterQuotaCounter implements QuotaCounter {
+  constructor(private readonly channel: LimitChannel) {}
+
+  async reserve(key: ApiKey): Promise<QuotaTicket | null> {
+    if (key.quota === null) return null;
+    const { ticket, remaining } = (await this.channel.call({ op: 'reserve', key })) as ClusterReservation;
+    let settled = false;
+    return {
+      settle: (matched) => {
+        if (!settled) {
+          settled = true;
+          this.channel.notify({ op: 'settle', ticket, matched });
+        }
+        return matched ? remaining : remaining + 1;
+      },
+    };
+  }
+
+  /** Counts are the primary's to write; only the settlements still queued here need sending. */
+  async flush(): Promise<void> {
+    this.channel.flush();
+  }
+
+  async close(): Promise<void> {
+    this.channel.flush();
+  }
+}

@@ -1,0 +1,95 @@
+// The cluster primary's side of the limits: one bucket and one quota counter per key for every worker.
+import { ProblemError } from '../../errors.js';
+import { toProblem } from '../../http/problem.js';
+import type { ApiKey, Store } from '../../store/store.js';
+import { MemoryQuotaCounter, type QuotaCounter, type QuotaTicket } from '../quota.js';
+import { MemoryRateLimiter, type RateLimiter } from '../rate-limit.js';
+import {
+  isLimitMessage,
+  type LimitCall,
+  type LimitMessage,
+  type LimitReply,
+  problemReply,
+} from './channel.js';
+import type { ClusterReservation } from './limits.js';
+
+/**
+ * Answers workers' limit calls from in-memory buckets and a MemoryQuotaCounter (which writes counts to
+ * the store). Reservations are remembered per worker, so that a worker's death frees them.
+ */
+export class LimitOwner {
+  private readonly tickets = new Map<number, Map<number, QuotaTicket>>();
+
+  constructor(
+    store: Store,
+    private readonly limiter: RateLimiter = new MemoryRateLimiter(),
+    private readonly quota: QuotaCounter = new MemoryQuotaCounter(store),
+  ) {}
+
+  /** Answers one message from a worker; messages that are not limit calls are ignored. */
+  async receive(workerId: number, message: unknown, reply: (message: LimitMessage) => void): Promise<void> {
+    if (!isLimitMessage(message)) return;
+    const calls = message.enrichLimits as LimitCall[];
+    const replies = await Promise.all(calls.map((call) => this.answer(workerId, call)));
+    const answered = replies.filter((r): r is LimitReply => r !== undefined);
+    if (answered.length > 0) reply({ enrichLimits: answered });
+  }
+
+  private async answer(workerId: number, call: LimitCall): Promise<LimitReply | undefined> {
+    try {
+      switch (call.op) {
+        case 'take':
+          return { id: call.id, value: await this.limiter.take(call.keyId, call.rate) };
+        case 'reserve':
+          return { id: call.id, value: await this.reserve(workerId, call.id, call.key) };
+        case 'settle':
+          this.ticketsOf(workerId).get(call.ticket)?.settle(call.matched);
+          this.ticketsOf(workerId).delete(call.ticket);
+          return undefined;
+      }
+    } catch (error) {
+      return problemReply(call.id, toProblem(error));
+    }
+  }
+
+  private async reserve(workerId: number, id: number, key: ApiKey): Promise<ClusterReservation | null> {
+    const ticket = await this.quota.reserve(key);
+    if (!ticket) return null;
+    this.ticketsOf(workerId).set(id, ticket);
+    return { ticket: id, remaining: await this.remainingWithHeld(key) };
+  }
+
+  /**
+   * The quota left with the new reservation held. A counter tells the remainder only on settling, so
+   * a probe reservation, released unmatched at once, reads it without counting anything.
+   */
+  private async remainingWithHeld(key: ApiKey): Promise<number> {
+    try {
+      return (await this.quota.reserve(key))?.settle(false) ?? 0;
+    } catch (error) {
+      if (error instanceof ProblemError && error.code === 'quota_exceeded') return 0;
+      throw error;
+    }
+  }
+
+  private ticketsOf(workerId: number): Map<number, QuotaTicket> {
+    let tickets = this.tickets.get(workerId);
+    if (!tickets) {
+      tickets = new Map();
+      this.tickets.set(workerId, tickets);
+    }
+    return tickets;
+  }
+
+  /** A worker has gone: its lookups in flight will never settle, so free what they held. */
+  release(workerId: number): void {
+    for (const ticket of this.tickets.get(workerId)?.values() ?? []) ticket.settle(false);
+    this.tickets.delete(workerId);
+  }
+
+  /** Writes outstanding counts to the store. */
+  async close(): Promise<void> {
+    await this.quota.close();
+    await this.limiter.close?.();
+  }
+}

@@ -1,0 +1,190 @@
+// Batch upsert: new records COPYed straight into place, others staged and updated, identifiers by difference.
+import { hash } from 'node:crypto';
+import type pg from 'pg';
+import type { Entity, RecordToStore } from '../store.js';
+import { BinaryCopyEncoder, copyBinary } from './binary-copy.js';
+import {
+  addIdentifiers,
+  encodeIdentifiers,
+  type IdentifierRow,
+  identifierChanges,
+  identifierKeys,
+  identifierRow,
+  preferIndexProbes,
+  removeIdentifiers,
+  type Tables,
+} from './identifiers.js';
+import { ENTITY_TABLES, IDENTIFIER_KIND_CODES } from './schema.js';
+
+/** Refuses a batch that would store something other than what was asked, before any of it is written. */
+export function checkBatch(records: RecordToStore[]): void {
+  records.forEach((record, i) => {
+    for (const field of ['id', 'etag', 'body'] as const) {
+      if (typeof record[field] !== 'string')
+        throw new TypeError(`record ${i} of the batch: ${field} is not a string`);
+    }
+    for (const { kind, value } of record.identifiers) {
+      if (!Object.hasOwn(IDENTIFIER_KIND_CODES, kind)) {
+        throw new TypeError(`record ${record.id}: unknown identifier kind ${kind}`);
+      }
+      if (typeof value !== 'string')
+        throw new TypeError(`record ${record.id}: ${kind} value is not a string`);
+    }
+  });
+}
+
+/** The records of a batch with a repeated id reduced to its last occurrence, as if upserted in turn. */
+export function lastOccurrenceById(records: RecordToStore[]): RecordToStore[] {
+  const byId = new Map<string, RecordToStore>();
+  for (const record of records) {
+    byId.delete(record.id);
+    byId.set(record.id, record);
+  }
+  return [...byId.values()];
+}
+
+/** A record of the batch with its rid and identifier list. */
+interface Placed {
+  record: RecordToStore;
+  rid: number;
+  keys: string[];
+}
+
+async function allocateRids(client: pg.PoolClient, t: Tables, count: number): Promise<number[]> {
+  // One row holding an array: thousands of one-column rows cost more to parse than the numbers themselves.
+  const { rows } = await client.query<{ rids: string[] }>({
+    text: `SELECT array_agg(nextval('${t.records}_rid_seq')) AS rids FROM generate_series(1, $1)`,
+    values: [count],
+  });
+  return (rows[0]?.rids ?? []).map(Number);
+}
+
+/**
+ * COPYs new records into place, encoding their index rows into `added`. Identifier lists are worked out
+ * as the rows are encoded, so that work overlaps the server's parsing of the previous chunk.
+ */
+async function insertRecords(
+  client: pg.PoolClient,
+  t: Tables,
+  fresh: RecordToStore[],
+  rids: number[],
+  added: BinaryCopyEncoder,
+): Promise<void> {
+  const rows = fresh.map((record, i): [RecordToStore, number] => [record, rids[i]!]);
+  await copyBinary(client, `${t.records} (rid, id, etag, body, idents)`, rows, (e, [record, rid]) => {
+    const keys = identifierKeys(record);
+    e.row(5).int8(rid).text(record.id).text(record.etag).text(record.body).textArray(keys);
+    encodeIdentifiers(added, keys, rid);
+  });
+}
+
+/** Rewrites records on file through a staging table that keeps the record table's column compression. */
+async function updateRecords(client: pg.PoolClient, t: Tables, changed: Placed[]): Promise<void> {
+  const stage = `enrich_stage_${t.records}`;
+  // Kept for the session and emptied at each commit.
+  await client.query(
+    `CREATE TEMP TABLE IF NOT EXISTS ${stage} (LIKE ${t.records} INCLUDING COMPRESSION) ON COMMIT DELETE ROWS`,
+  );
+  await copyBinary(client, `${stage} (rid, id, etag, body, idents)`, changed, (e, { record, rid, keys }) =>
+    e.row(5).int8(rid).text(record.id).text(record.etag).text(record.body).textArray(keys),
+  );
+  await client.query(
+    `UPDATE ${t.records} r SET etag = s.etag, body = s.body, idents = s.idents FROM ${stage} s WHERE r.rid = s.rid`,
+  );
+}
+
+interface OnFile {
+  rid: string;
+  id: string;
+  etag: string;
+  idents: string[];
+}
+
+/** Locks the batch's records that are on file, in id order so concurrent imports queue, not deadlock. */
+async function lockRecordsOnFile(client: pg.PoolClient, t: Tables, records: RecordToStore[]) {
+  const { rows } = await client.query<OnFile>({
+    text: `SELECT rid, id, etag, idents FROM ${t.records} WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+    values: [records.map((r) => r.id)],
+  });
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Of records whose etag and identifiers are unchanged, those whose body is unchanged too, compared by
+ * digest so that no body crosses the wire. Asked only on a re-import: new records have no candidates.
+ */
+async function unchangedBodies(client: pg.PoolClient, t: Tables, candidates: Placed[]): Promise<Set<Placed>> {
+  if (candidates.length === 0) return new Set();
+  const { rows } = await client.query<{ rid: string; digest: string }>({
+    text: `SELECT rid, encode(sha256(textsend(body)), 'hex') AS digest FROM ${t.records} WHERE rid = ANY($1::bigint[])`,
+    values: [candidates.map((c) => c.rid)],
+  });
+  const stored = new Map(rows.map((row) => [Number(row.rid), row.digest]));
+  return new Set(candidates.filter((c) => stored.get(c.rid) === hash('sha256', c.record.body)));
+}
+
+const sameKeys = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((key, i) => key === b[i]);
+
+/** Writes a deduplicated batch; see upsertBatch. */
+async function writeBatch(client: pg.PoolClient, t: Tables, records: RecordToStore[]): Promise<void> {
+  const onFile = await lockRecordsOnFile(client, t, records);
+  const fresh = records.filter((r) => !onFile.has(r.id));
+  const rids = fresh.length > 0 ? await allocateRids(client, t, fresh.length) : [];
+  const added = new BinaryCopyEncoder();
+  const removed: IdentifierRow[] = [];
+  const changed: Placed[] = [];
+  const candidates: Placed[] = [];
+  for (const record of records) {
+    const row = onFile.get(record.id);
+    if (!row) continue;
+    const placed = { record, rid: Number(row.rid), keys: identifierKeys(record) };
+    if (row.etag === record.etag && sameKeys(row.idents, placed.keys)) {
+      candidates.push(placed);
+      continue;
+    }
+    changed.push(placed);
+    const changes = identifierChanges(row.idents, placed.keys);
+    encodeIdentifiers(added, changes.added, placed.rid);
+    for (const key of changes.removed) removed.push(identifierRow(key, placed.rid));
+  }
+  const unchanged = await unchangedBodies(client, t, candidates);
+  changed.push(...candidates.filter((c) => !unchanged.has(c)));
+  if (fresh.length > 0) await insertRecords(client, t, fresh, rids, added);
+  if (changed.length > 0) await updateRecords(client, t, changed);
+  await removeIdentifiers(client, t, removed);
+  await addIdentifiers(client, t, added);
+}
+
+const UNIQUE_VIOLATION = '23505';
+const ATTEMPTS = 3;
+
+/**
+ * Upserts a batch inside the caller's transaction. Records not on file are COPYed straight into the
+ * table with rids drawn from its sequence; records on file that differ in etag, body or identifiers
+ * are staged and rewritten; index rows change only where a record's identifier list did. So
+ * re-importing unchanged data writes nothing. A concurrent import may insert one of the new ids
+ * first: the batch is then retried from a savepoint, and finds that record on file.
+ */
+export async function upsertBatch(
+  client: pg.PoolClient,
+  entity: Entity,
+  batch: RecordToStore[],
+): Promise<void> {
+  checkBatch(batch);
+  const records = lastOccurrenceById(batch);
+  if (records.length === 0) return;
+  await preferIndexProbes(client);
+  for (let attempt = 1; ; attempt++) {
+    await client.query('SAVEPOINT enrich_upsert');
+    try {
+      await writeBatch(client, ENTITY_TABLES[entity], records);
+      await client.query('RELEASE SAVEPOINT enrich_upsert');
+      return;
+    } catch (err) {
+      const raced = (err as { code?: string }).code === UNIQUE_VIOLATION && attempt < ATTEMPTS;
+      if (!raced) throw err;
+      await client.query('ROLLBACK TO SAVEPOINT enrich_upsert');
+    }
+  }
+}

@@ -1,0 +1,158 @@
+// The audit log on SQLite: one row per lookup, and an index row per record id it disclosed.
+import type Database from 'better-sqlite3';
+import type { AuditEntry, AuditFilter, Operation } from '../store.js';
+
+interface AuditRow {
+  at: string;
+  key_id: string;
+  operation: string;
+  params: string;
+  matched: string;
+  status: number;
+}
+
+/** Parameter names and record ids never hold a comma, so a list is kept as one comma-joined text. */
+export const joinList = (items: readonly string[]) => items.join(',');
+export const splitList = (text: string) => (text === '' ? [] : text.split(','));
+
+export const toAuditEntry = (row: AuditRow): AuditEntry => ({
+  at: row.at,
+  key_id: row.key_id,
+  operation: row.operation as Operation,
+  params: splitList(row.params),
+  matched: splitList(row.matched),
+  status: row.status,
+});
+
+/** Unbounded reads are capped here rather than trusted to the caller. */
+const MAX_ROWS = 1_000_000;
+
+/**
+ * The record index (audit_match) is keyed by (bucket, record id, audit id), a bucket being this many
+ * consecutive audit ids. Keyed by record id first, every new row would land on a random page of an
+ * index that grows without end: past a few million entries each one cost a page write (25–30 µs of the
+ * writer's CPU, against 4.5 µs bucketed). Bucketed, new rows fill the last few pages, and a record's
+ * history is one index search per bucket — a few milliseconds per million entries.
+ */
+export const AUDIT_BUCKET_BITS = 14;
+const bucketOf = (auditId: number | bigint) => Number(auditId) >> AUDIT_BUCKET_BITS;
+
+/**
+ * Ids follow the order entries are written in, which is nearly that of their times: an entry is
+ * written within a second of its time, retried writes included, and assumed never a day later. So an
+ * entry written before one stamped `t` is stamped before `t + LATE_MS`.
+ */
+const LATE_MS = 86_400_000;
+const shift = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+
+interface QueryParams {
+  key_id: string | null;
+  record_id: string | null;
+  /** '' when not given: every ISO time sorts after it, and the (key_id, at) index still applies. */
+  since: string;
+  limit: number;
+}
+
+function prepare(db: Database.Database) {
+  const columns = 'a.at, a.key_id, a.operation, a.params, a.matched, a.status';
+  const order = 'ORDER BY a.at, a.id LIMIT @limit';
+  const select = (where: string) =>
+    db.prepare<QueryParams, AuditRow>(
+      `SELECT ${columns} FROM audit_log a WHERE ${where} AND a.at >= @since ${order}`,
+    );
+  return {
+    insert: db.prepare<[string, string, string, string, string, number]>(
+      'INSERT INTO audit_log (at, key_id, operation, params, matched, status) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    insertMatch: db.prepare<[number, string, number | bigint]>(
+      'INSERT OR IGNORE INTO audit_match (bucket, record_id, audit_id) VALUES (?, ?, ?)',
+    ),
+    all: select('@key_id IS NULL'),
+    byKey: select('a.key_id = @key_id'),
+    // One search of the index per bucket, from the first that can hold an entry at or after @since.
+    byRecord: db.prepare<QueryParams & { first: number; last: number }, AuditRow>(
+      `WITH RECURSIVE buckets(n) AS (SELECT @first UNION ALL SELECT n + 1 FROM buckets WHERE n < @last)
+       SELECT ${columns} FROM buckets
+         JOIN audit_match m ON m.bucket = buckets.n AND m.record_id = @record_id
+         JOIN audit_log a ON a.id = m.audit_id
+       WHERE (@key_id IS NULL OR a.key_id = @key_id) AND a.at >= @since ${order}`,
+    ),
+    // The last entry, in time, before a moment: no entry with a smaller id is at or after it + LATE_MS.
+    lastBefore: db
+      .prepare<[string], number>('SELECT id FROM audit_log WHERE at < ? ORDER BY at DESC LIMIT 1')
+      .pluck(),
+    firstId: db.prepare<[], number | null>('SELECT min(id) FROM audit_log').pluck(),
+    lastId: db.prepare<[], number | null>('SELECT max(id) FROM audit_log').pluck(),
+    pruneBuckets: db.prepare<[number]>('DELETE FROM audit_match WHERE bucket < ?'),
+    prune: db.prepare<[string]>('DELETE FROM audit_log WHERE at < ?'),
+  };
+}
+
+/** The audit statements of one connection, each prepared once. */
+export class SqliteAudit {
+  private readonly s: ReturnType<typeof prepare>;
+  private readonly addBatch: (entries: AuditEntry[]) => void;
+  private readonly pruneBatch: (before: string) => number;
+
+  constructor(db: Database.Database) {
+    const s = prepare(db);
+    this.s = s;
+    this.addBatch = db.transaction((entries: AuditEntry[]) => {
+      for (const e of entries) {
+        const { lastInsertRowid } = s.insert.run(
+          e.at,
+          e.key_id,
+          e.operation,
+          joinList(e.params),
+          joinList(e.matched),
+          e.status,
+        );
+        const bucket = bucketOf(lastInsertRowid);
+        for (const id of e.matched) s.insertMatch.run(bucket, id, lastInsertRowid);
+      }
+    });
+    this.pruneBatch = db.transaction((before: string) => {
+      // Every entry below `bound` is older than `before`, so whole buckets below its bucket go at once.
+      // Index rows of older entries among newer ones go with their bucket at a later prune; the log
+      // never shows them, as their entries are gone.
+      const bound = s.lastBefore.get(shift(before, -LATE_MS));
+      if (bound !== undefined) s.pruneBuckets.run(bucketOf(bound));
+      return s.prune.run(before).changes;
+    });
+  }
+
+  add(entries: AuditEntry[]): void {
+    if (entries.length > 0) this.addBatch(entries);
+  }
+
+  query(filter: AuditFilter): AuditEntry[] {
+    const params: QueryParams = {
+      key_id: filter.keyId ?? null,
+      record_id: filter.recordId ?? null,
+      since: filter.since === undefined ? '' : new Date(filter.since).toISOString(),
+      limit: filter.limit ?? MAX_ROWS,
+    };
+    if (filter.recordId !== undefined) {
+      const first = this.firstCandidate(params.since);
+      const last = this.s.lastId.get();
+      if (first === undefined || last === null || last === undefined) return [];
+      return this.s.byRecord
+        .all({ ...params, first: bucketOf(first), last: bucketOf(last) })
+        .map(toAuditEntry);
+    }
+    const statement = filter.keyId !== undefined ? this.s.byKey : this.s.all;
+    return statement.all(params).map(toAuditEntry);
+  }
+
+  /** The smallest id an entry at or after `since` ('' for all) can have, or undefined for an empty log. */
+  private firstCandidate(since: string): number | undefined {
+    const first = this.s.firstId.get();
+    if (first === null || first === undefined) return undefined;
+    if (since === '') return first;
+    return this.s.lastBefore.get(shift(since, -LATE_MS)) ?? first;
+  }
+
+  prune(before: Date): number {
+    return this.pruneBatch(before.toISOString());
+  }
+}

@@ -1,0 +1,114 @@
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { issueKey } from '../../src/auth/keys.js';
+import { periodExpiry, RedisQuotaCounter, type RedisQuotaOptions } from '../../src/limits/redis/quota.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
+import type { Store } from '../../src/store/store.js';
+import { connected, DEAD_REDIS_URL, dropPrefix, policy, testPrefix } from '../cluster/redis.js';
+
+const prefix = testPrefix();
+
+describe('monthly quotas in Redis', () => {
+  let store: Store;
+  let now: Date;
+  const counters: RedisQuotaCounter[] = [];
+
+  async function counter(options: RedisQuotaOptions & { mode?: 'open' | 'closed'; url?: string } = {}) {
+    const made = policy(options.mode ?? 'open');
+    const client = await connected(options.url);
+    const created = new RedisQuotaCounter(client, prefix, made.failure, store, {
+      flushEveryMs: 60_000,
+      now: () => now,
+      ...options,
+    });
+    counters.push(created);
+    return { counter: created, client, ...made };
+  }
+
+  beforeEach(() => {
+    store = openSqliteStore(':memory:');
+    now = new Date('2026-11-22T10:00:00Z');
+  });
+  afterEach(async () => {
+    await Promise.all(counters.splice(0).map((c) => c.close()));
+    await store.close();
+  });
+  afterAll(() => dropPrefix(prefix));
+
+  it('do not apply to a key without one', async () => {
+    const { key } = await issueKey(store, { name: 'free' });
+    expect(await (await counter()).counter.reserve(key)).toBeNull();
+  });
+
+  it('count only matched lookups and refuse once used up', async () => {
+    const { counter: quota } = await counter();
+    const { key } = await issueKey(store, { name: 'metered', quota: 2 });
+    expect((await quota.reserve(key))!.settle(false)).toBe(2);
+    expect((await quota.reserve(key))!.settle(true)).toBe(1);
+    expect((await quota.reserve(key))!.settle(true)).toBe(0);
+    await expect(quota.reserve(key)).rejects.toMatchObject({
+      code: 'quota_exceeded',
+      status: 402,
+      headers: { 'enrich-quota-remaining': '0' },
+    });
+  });
+
+  it('hold in-flight reservations against the quota across processes', async () => {
+    const a = (await counter()).counter;
+    const b = (await counter()).counter;
+    const { key } = await issueKey(store, { name: 'metered', quota: 3 });
+    const reservations = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).reserve(key)),
+    );
+    const held = reservations.filter((r) => r.status === 'fulfilled');
+    expect(held).toHaveLength(3);
+    for (const r of held) (r as PromiseFulfilledResult<{ settle(m: boolean): number }>).value.settle(false);
+    await Promise.all([a.close(), b.close()]); // settlements travel in the background; closing awaits them
+    const c = (await counter()).counter;
+    expect(await c.reserve(key)).not.toBeNull();
+  });
+
+  it('start a period from the count in the store, then write matched lookups back to it', async () => {
+    const { key } = await issueKey(store, { name: 'metered', quota: 5 });
+    await store.addQuotaUse('2026-11', new Map([[key.id, 3]]));
+    const { counter: quota } = await counter();
+    expect((await quota.reserve(key))!.settle(true)).toBe(1);
+    await quota.close();
+    expect(await store.quotaUsed(key.id, '2026-11')).toBe(4);
+  });
+
+  it('start afresh next month and expire a month two days after it ends', async () => {
+    const { counter: quota, client } = await counter();
+    const { key } = await issueKey(store, { name: 'metered', quota: 1 });
+    (await quota.reserve(key))!.settle(true);
+    await expect(quota.reserve(key)).rejects.toMatchObject({ code: 'quota_exceeded' });
+    now = new Date('2026-12-01T00:00:01Z');
+    expect((await quota.reserve(key))!.settle(false)).toBe(1);
+    const expiresAt = await client.expiretime(`${prefix}quota:{${key.id}:2026-11}:used`);
+    expect(expiresAt).toBe(Date.UTC(2026, 11, 3) / 1000);
+    expect(periodExpiry('2026-12')).toBe(Date.UTC(2027, 0, 3) / 1000);
+  });
+
+  it('free a reservation whose lookup never settled once its hold lapses', async () => {
+    const { counter: quota } = await counter({ holdMs: 300 });
+    const { key } = await issueKey(store, { name: 'metered', quota: 1 });
+    await quota.reserve(key); // never settled: its process died mid-lookup
+    await expect(quota.reserve(key)).rejects.toMatchObject({ code: 'quota_exceeded' });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await quota.reserve(key)).not.toBeNull();
+  });
+
+  it('admit lookups when Redis is unreachable and failing open, still counting them in the store', async () => {
+    const { counter: quota, errors } = await counter({ url: DEAD_REDIS_URL });
+    const { key } = await issueKey(store, { name: 'metered', quota: 5 });
+    expect((await quota.reserve(key))!.settle(true)).toBe(4);
+    expect(await errors()).toBe(1);
+    await quota.flush();
+    expect(await store.quotaUsed(key.id, '2026-11')).toBe(1);
+  });
+
+  it('refuse lookups with 503 when Redis is unreachable and failing closed', async () => {
+    const { counter: quota } = await counter({ url: DEAD_REDIS_URL, mode: 'closed' });
+    const { key } = await issueKey(store, { name: 'metered', quota: 5 });
+    await expect(quota.reserve(key)).rejects.toMatchObject({ code: 'unavailable', status: 503 });
+  });
+});

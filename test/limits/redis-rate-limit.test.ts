@@ -1,0 +1,79 @@
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ProblemError } from '../../src/errors.js';
+import { RedisRateLimiter } from '../../src/limits/redis/rate-limit.js';
+import { connected, DEAD_REDIS_URL, dropPrefix, policy, testPrefix } from '../cluster/redis.js';
+
+const prefix = testPrefix();
+const open: RedisRateLimiter[] = [];
+
+async function limiter(mode: 'open' | 'closed' = 'open', url?: string) {
+  const made = policy(mode);
+  const client: Redis = await connected(url);
+  const created = new RedisRateLimiter(client, prefix, made.failure);
+  open.push(created);
+  return { limiter: created, client, ...made };
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((l) => l.close()));
+});
+afterAll(() => dropPrefix(prefix));
+
+describe('token buckets in Redis', () => {
+  it('admit a burst of one second worth, then refuse with a time to retry', async () => {
+    const { limiter: redis } = await limiter();
+    const decisions = [];
+    for (let i = 0; i < 6; i++) decisions.push(await redis.take('burst', 5));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
+    expect(decisions.map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
+    expect(decisions[5]).toMatchObject({ retryAfterSeconds: 1, resetSeconds: 1 });
+  });
+
+  it('refill from the time Redis keeps', async () => {
+    const { limiter: redis } = await limiter();
+    for (let i = 0; i < 20; i++) await redis.take('refill', 20);
+    expect((await redis.take('refill', 20)).allowed).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 250)); // 250 ms at 20/s: five tokens
+    const after = await Promise.all(Array.from({ length: 10 }, () => redis.take('refill', 20)));
+    const admitted = after.filter((d) => d.allowed).length;
+    expect(admitted).toBeGreaterThanOrEqual(4);
+    expect(admitted).toBeLessThanOrEqual(7);
+  });
+
+  it('share one bucket between processes, whichever connection asks', async () => {
+    const a = await limiter();
+    const b = await limiter();
+    const takes = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).limiter.take('shared', 10));
+    const admitted = (await Promise.all(takes)).filter((d) => d.allowed).length;
+    expect(admitted).toBeGreaterThanOrEqual(10);
+    expect(admitted).toBeLessThanOrEqual(11); // a token may refill while the 40 calls are in flight
+  });
+
+  it('keep a bucket only until it would be full again', async () => {
+    const { limiter: redis, client } = await limiter();
+    await redis.take('expiring', 4);
+    const ttl = await client.pttl(`${prefix}bucket:{expiring}`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(250 + 1000);
+  });
+});
+
+describe('token buckets when Redis is unreachable', () => {
+  it('admit the request when failing open, counting the error and warning once', async () => {
+    const { limiter: redis, errors, warnings } = await limiter('open', DEAD_REDIS_URL);
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) expect((await redis.take('any', 3)).allowed).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await errors()).toBe(5);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('refuse with 503 and Retry-After when failing closed', async () => {
+    const { limiter: redis, errors } = await limiter('closed', DEAD_REDIS_URL);
+    const refusal = await redis.take('any', 3).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ProblemError);
+    expect(refusal).toMatchObject({ code: 'unavailable', status: 503, headers: { 'retry-after': '1' } });
+    expect(await errors()).toBe(1);
+  });
+});

@@ -1,0 +1,86 @@
+// PostgreSQL schema migrations: versions, races, moving data between layouts, and refusing to run behind.
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LATEST_POSTGRES_VERSION, POSTGRES_MIGRATIONS } from '../../../src/store/postgres/migrations.js';
+import {
+  DatabaseNotMigratedError,
+  migratePostgres,
+  openPostgresStore,
+  postgresSchemaStatus,
+} from '../../../src/store/postgres/store.js';
+import { StoreUnavailableError } from '../../../src/store/unavailable.js';
+import { createTestDatabase, type TestDatabase } from '../../helpers/pg-database.js';
+
+const databases: TestDatabase[] = [];
+async function unmigratedDatabase(): Promise<TestDatabase> {
+  const database = await createTestDatabase({ migrate: false });
+  databases.push(database);
+  return database;
+}
+afterAll(() => Promise.all(databases.map((d) => d.drop())));
+
+describe('postgres migrations', () => {
+  it('reports an empty database as behind, migrates it once, and then reports it current', async () => {
+    const { url } = await unmigratedDatabase();
+    expect(await postgresSchemaStatus(url)).toEqual({ current: 0, latest: LATEST_POSTGRES_VERSION });
+    const versions = Array.from({ length: LATEST_POSTGRES_VERSION }, (_, i) => i + 1);
+    expect(await migratePostgres(url)).toEqual({ applied: versions });
+    expect(await migratePostgres(url)).toEqual({ applied: [] });
+    expect(await postgresSchemaStatus(url)).toEqual({
+      current: LATEST_POSTGRES_VERSION,
+      latest: LATEST_POSTGRES_VERSION,
+    });
+  });
+
+  it('applies each migration once when two runs race', async () => {
+    const { url } = await unmigratedDatabase();
+    const runs = await Promise.all([migratePostgres(url), migratePostgres(url)]);
+    expect(runs.flatMap((r) => r.applied)).toHaveLength(LATEST_POSTGRES_VERSION);
+  });
+
+  it('moves identifiers onto their records (migration 3) and keeps finding and replacing them', async () => {
+    const { url } = await unmigratedDatabase();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(
+      'CREATE TABLE schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const m of POSTGRES_MIGRATIONS.filter((m) => m.version < 3)) {
+      await client.query(m.sql);
+      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        m.version,
+        m.name,
+      ]);
+    }
+    await client.query(`INSERT INTO people (id, etag, body) VALUES ('fp000000000001', '"e"', '{}')`);
+    await client.query(
+      `INSERT INTO people_ident (kind, value, rid) VALUES (1, 'jane', 1), (2, 'jane@x.com', 1)`,
+    );
+    await client.end();
+
+    const later = POSTGRES_MIGRATIONS.filter((m) => m.version >= 3).map((m) => m.version);
+    expect(await migratePostgres(url)).toEqual({ applied: later });
+    const store = await openPostgresStore({ url });
+    expect(await store.findIds('people', 'work_email', 'jane@x.com', 5)).toEqual(['fp000000000001']);
+    const jane = { id: 'fp000000000001', body: '{}', etag: '"e"' };
+    await store.upsert('people', [{ ...jane, identifiers: [{ kind: 'linkedin', value: 'jane' }] }]);
+    expect(await store.findIds('people', 'work_email', 'jane@x.com', 5)).toEqual([]);
+    expect(await store.findIds('people', 'linkedin', 'jane', 5)).toEqual(['fp000000000001']);
+    expect(await store.delete('people', ['fp000000000001'])).toBe(1);
+    expect(await store.findIds('people', 'linkedin', 'jane', 5)).toEqual([]);
+    await store.close();
+  });
+
+  it('refuses to open an unmigrated database, saying to run enrich migrate', async () => {
+    const { url } = await unmigratedDatabase();
+    const opening = openPostgresStore({ url });
+    await expect(opening).rejects.toBeInstanceOf(DatabaseNotMigratedError);
+    await expect(opening).rejects.toThrow(/not migrated.*run `enrich migrate`/);
+  });
+
+  it('reports an unreachable server as unavailable', async () => {
+    const url = 'postgres://postgres@127.0.0.1:1/nowhere';
+    await expect(openPostgresStore({ url })).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(postgresSchemaStatus(url)).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+});

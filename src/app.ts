@@ -1,11 +1,15 @@
 // buildApp(deps): plugins, routes, error and 404 handlers. Never listens; server.ts does.
+
+import { createServer } from 'node:http';
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { AuditLog } from './accounting/audit-log.js';
-import { UsageMeter } from './accounting/usage-meter.js';
+import type { Durability } from './accounting/journal-accounting.js';
+import { openAccounting } from './accounting/open.js';
 import { ProblemError } from './errors.js';
+import { LookupPath } from './http/lookup-path.js';
 import { sendProblem, toProblem } from './http/problem.js';
+import { requestId } from './http/request-id.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -14,6 +18,7 @@ import { registerHealth } from './routes/health.js';
 import { registerPeople } from './routes/people.js';
 import { registerUsage } from './routes/usage.js';
 import { Problem } from './schemas/problem.js';
+import type { StoreLocation } from './store/open.js';
 import type { Store } from './store/store.js';
 
 export interface AppDeps {
@@ -21,10 +26,6 @@ export interface AppDeps {
   limiter?: RateLimiter;
   quota?: QuotaCounter;
   metrics?: Metrics;
-  /** Usage per key, day and operation; one flushing to `store` every second when omitted. */
-  meter?: UsageMeter;
-  /** The audit log's writer; one over `store`, pruning by `auditRetentionDays`, when omitted. */
-  audit?: AuditLog;
   /** Audit entries older than this are pruned at start and daily. Default 365. */
   auditRetentionDays?: number;
   /** Fastify logger options; off when omitted (tests). */
@@ -32,21 +33,16 @@ export interface AppDeps {
   /** One log line per request: method, route, status, duration, request id. Never the query. */
   accessLog?: boolean;
   /**
-   * Audit and meter lookups (default true). False records neither — no audit entry, no usage — and
-   * exists only so that the benchmark can measure what they cost; quotas are enforced either way.
+   * Audit and meter keyed lookups through the journal: `journal` (the default; also `true`) or `relaxed`
+   * (see Durability). `false` records nothing — no audit entry, no usage — and exists only so that the
+   * benchmark can measure what accounting costs; quotas are enforced either way.
    */
-  accounting?: boolean;
-}
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-const instance = Math.random().toString(36).slice(2, 8);
-let sequence = 0;
-
-/** A caller's X-Request-Id when it is safe to echo, else a fresh, cheap, unique one. */
-function requestId(header: string | string[] | undefined): string {
-  return typeof header === 'string' && REQUEST_ID.test(header)
-    ? header
-    : `${instance}-${(++sequence).toString(36)}`;
+  accounting?: boolean | Durability;
+  /**
+   * The journal's directory, and the store a folding thread opens. Default: a temporary directory,
+   * folded on this thread (tests, in-memory stores).
+   */
+  journal?: { dir: string; location?: StoreLocation };
 }
 
 export const API_DESCRIPTION = `People and company enrichment. Every lookup needs \`Authorization: Bearer <token>\`.
@@ -58,8 +54,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics();
   const limiter: RateLimiter = deps.limiter ?? new MemoryRateLimiter();
   const quota = deps.quota ?? new MemoryQuotaCounter(store);
-  const meter = deps.meter ?? new UsageMeter(store);
 
+  // Lookups are served before Fastify's router (LookupPath.serve): a synchronous path with no hook,
+  // per-request logger or promise. Everything else, and lookups it leaves (while closing), goes on.
+  let lookups: LookupPath | undefined;
   const app = Fastify({
     logger: deps.logger ?? false,
     // Fastify's own request lines carry the URL, and so the query: personal data (see accessLog).
@@ -67,26 +65,49 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: (req) => requestId(req.headers['x-request-id']),
     return503OnClosing: true,
     routerOptions: { maxParamLength: 2048 },
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        if (!lookups?.serve(req, res)) handler(req, res);
+      }),
   });
 
-  const audit =
-    deps.audit ??
-    new AuditLog(store, {
-      retentionDays: deps.auditRetentionDays ?? 365,
-      onError: (error) => app.log.error({ err: error }, 'audit log write or prune failed'),
-    });
+  const durability = deps.accounting === true || deps.accounting === undefined ? 'journal' : deps.accounting;
+  const accounting =
+    durability === false
+      ? undefined
+      : openAccounting(store, {
+          durability,
+          dir: deps.journal?.dir,
+          location: deps.journal?.location,
+          retentionDays: deps.auditRetentionDays ?? 365,
+          onError: (error) => app.log.error({ err: error }, 'accounting journal write or fold failed'),
+        });
+  lookups = new LookupPath({
+    store,
+    limiter,
+    quota,
+    metrics,
+    accounting,
+    log: app.log,
+    accessLog: deps.accessLog ?? false,
+  });
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
+    if (request.routeOptions.config.lookup) return done(); // counted by the lookup path itself
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.http.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     if (deps.accessLog) {
       const line = { method: request.method, route, status: reply.statusCode, ms: reply.elapsedTime };
       request.log.info(line, 'request');
     }
+    done();
+  });
+  app.addHook('preClose', (done) => {
+    lookups?.close();
     done();
   });
 
@@ -120,15 +141,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const lookupDeps = { store, limiter, quota, metrics, meter, audit, accounting: deps.accounting ?? true };
-  registerPeople(app, lookupDeps);
-  registerCompany(app, lookupDeps);
-  registerUsage(app, { store, limiter, meter });
+  registerPeople(app, lookups);
+  registerCompany(app, lookups);
+  registerUsage(app, { store, limiter, accounting });
   registerHealth(app, store, metrics);
 
   app.addHook('onClose', async () => {
     // In-flight requests have finished: what they counted and audited is written before the store closes.
-    await Promise.all([audit.close(), meter.close()]);
+    await accounting?.close();
     await quota.close();
     await limiter.close?.();
   });

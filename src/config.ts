@@ -1,5 +1,6 @@
 // Configuration from flags and environment: typed, validated at start with a clear message, frozen.
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
@@ -29,13 +30,27 @@ export const ConfigSchema = Type.Object({
   redisPrefix: Type.String(),
   /** Audit entries older than this many days are pruned at start and daily. */
   auditRetentionDays: Type.Integer({ minimum: 1 }),
-  /** Audit log and usage meter on (the default). Off only to measure what they cost. */
-  accounting: Type.Boolean(),
+  /**
+   * Audit log and usage meter: on (true, the default: a reply waits for its journal line), `relaxed`
+   * (replies go at once; a crash can lose the last few milliseconds' records), or off (false: only to
+   * measure what accounting costs).
+   */
+  accounting: Type.Union([Type.Boolean(), Type.Literal('relaxed')]),
+  /** The accounting journal's directory. */
+  journalDir: Type.String({ minLength: 1 }),
 });
 export type Config = Readonly<Static<typeof ConfigSchema>>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/**
+ * Where a server keeps its accounting journal by default: beside the SQLite file (not `<db>-journal`,
+ * which is SQLite's own rollback journal), or ./data/accounting for PostgreSQL.
+ */
+export function defaultJournalDir(location: { dbPath: string; databaseUrl?: string | undefined }): string {
+  return location.databaseUrl ? join('data', 'accounting') : `${location.dbPath}-accounting`;
 }
 
 type Source = Record<string, string | number | boolean | undefined>;
@@ -67,7 +82,12 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
     redisPrefix: pick('redisPrefix', 'ENRICH_REDIS_PREFIX') ?? 'enrich:',
     auditRetentionDays: integer(pick('auditRetentionDays', 'ENRICH_AUDIT_RETENTION_DAYS') ?? 365),
     accounting: boolean(pick('accounting', 'ENRICH_ACCOUNTING') ?? true),
+    journalDir: '',
   };
+  candidate.journalDir = String(
+    pick('journalDir', 'ENRICH_JOURNAL_DIR') ||
+      defaultJournalDir({ dbPath: String(candidate.dbPath), databaseUrl: candidate.databaseUrl as string }),
+  );
   const problems = [...Value.Errors(ConfigSchema, candidate)].map(
     (e) => `${e.path.slice(1) || 'config'}: ${e.message} (got ${JSON.stringify(e.value)})`,
   );

@@ -67,6 +67,22 @@ export class HttpTally {
   }
 }
 
+/** Lookups per (entity, outcome), counted in plain numbers like HttpTally. */
+export class LookupTally {
+  private readonly counts = new Map<string, { labels: { entity: string; outcome: string }; value: number }>();
+
+  inc(entity: string, outcome: LookupOutcome): void {
+    const id = `${entity} ${outcome}`;
+    const known = this.counts.get(id);
+    if (known) known.value++;
+    else this.counts.set(id, { labels: { entity, outcome }, value: 1 });
+  }
+
+  values(): MetricValue[] {
+    return [...this.counts.values()].map(({ labels, value }) => ({ labels: { ...labels }, value }));
+  }
+}
+
 /** A metric whose values are computed at scrape time, registered beside prom-client's own. */
 function register(
   registry: Registry,
@@ -90,7 +106,8 @@ export interface Metrics {
   registry: Registry;
   /** Requests and latency by method, route and status. */
   http: HttpTally;
-  lookups: Counter<'entity' | 'outcome'>;
+  /** Lookups by entity and outcome. */
+  lookups: LookupTally;
   /** Failed calls to the shared limit backend (Redis), by limit: `rate` or `quota`. */
   limitBackendErrors: Counter<'limit'>;
 }
@@ -111,15 +128,14 @@ export function createMetrics(): Metrics {
   register(registry, duration, 'HTTP request latency by method, route and status', 'histogram', () =>
     http.durationValues(duration),
   );
+  const lookups = new LookupTally();
+  register(registry, 'enrich_lookups_total', 'Lookups by entity and outcome', 'counter', () =>
+    lookups.values(),
+  );
   return {
     registry,
     http,
-    lookups: new Counter({
-      name: 'enrich_lookups_total',
-      help: 'Lookups by entity and outcome',
-      labelNames: ['entity', 'outcome'],
-      registers: [registry],
-    }),
+    lookups,
     limitBackendErrors: new Counter({
       name: 'enrich_limit_backend_errors_total',
       help: 'Failed calls to the shared rate-limit and quota backend (Redis), by limit',

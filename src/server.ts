@@ -1,5 +1,6 @@
 // The only file that listens: starts the app on a configured store and shuts down gracefully on SIGTERM/SIGINT.
 import type { FastifyInstance } from 'fastify';
+import { JournalFolder } from './accounting/folder.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openLimits } from './limits/open.js';
@@ -14,6 +15,9 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, store: Store): Promise<RunningServer> {
+  // What a process that died left in the journal is folded in before serving: the quota counts this
+  // server reads from the store then include every lookup that process answered.
+  if (config.accounting !== false) await new JournalFolder(store, config.journalDir).fold();
   const metrics = createMetrics();
   const limits = await openLimits(config, store, metrics);
   const app = await buildApp({
@@ -23,7 +27,15 @@ export async function startServer(config: Config, store: Store): Promise<Running
     quota: limits.quota,
     accessLog: config.accessLog,
     auditRetentionDays: config.auditRetentionDays,
-    accounting: config.accounting,
+    accounting: config.accounting === 'relaxed' ? 'relaxed' : config.accounting,
+    journal: {
+      dir: config.journalDir,
+      location: {
+        dbPath: config.dbPath,
+        databaseUrl: config.databaseUrl,
+        databaseReadUrl: config.databaseReadUrl,
+      },
+    },
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'headers.authorization'],

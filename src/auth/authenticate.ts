@@ -1,6 +1,13 @@
 // Bearer authentication (contract §4): header → well-formed token → key by hash → live key → scope.
 import { ProblemError } from '../errors.js';
-import type { ApiKey, Scope, Store, StoredKey } from '../store/store.js';
+import {
+  type ApiKey,
+  isPromise,
+  type MaybePromise,
+  type Scope,
+  type Store,
+  type StoredKey,
+} from '../store/store.js';
 import { hashToken, isWellFormedToken } from './tokens.js';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="enrich"' };
@@ -35,11 +42,17 @@ export interface KeyMatch {
   current: boolean;
 }
 
+function matchOf(key: StoredKey | undefined, hash: string): KeyMatch {
+  if (!key) throw unauthorized('The bearer token is not recognised.');
+  return { key, current: key.hash === hash };
+}
+
 /**
- * The key a request's Authorization header names, live or not, or a 401 when there is none.
- * Never reads the store for a malformed token.
+ * The key a request's Authorization header names, live or not, or a 401 (thrown, or the promise's
+ * rejection). Never reads the store for a malformed token; answered at once, without a promise, when
+ * the store knows its keys in memory (SQLite: a known token costs two map lookups).
  */
-export async function identifyKey(store: Store, header: string | undefined): Promise<KeyMatch> {
+export function identifyKey(store: Store, header: string | undefined): MaybePromise<KeyMatch> {
   if (header === undefined || header === '') {
     throw unauthorized('An Authorization: Bearer <token> header is required.', CHALLENGE);
   }
@@ -50,9 +63,8 @@ export async function identifyKey(store: Store, header: string | undefined): Pro
   const token = header.slice(space + 1).trim();
   const hash = hashOf(token);
   if (hash === undefined) throw unauthorized('The bearer token is malformed.');
-  const key = await store.findKeyByHash(hash);
-  if (!key) throw unauthorized('The bearer token is not recognised.');
-  return { key, current: key.hash === hash };
+  const key = store.findKeyByHash(hash);
+  return isPromise(key) ? key.then((found) => matchOf(found, hash)) : matchOf(key, hash);
 }
 
 /** A 401 unless the key is live: not revoked, not expired, and a rotated-out token still in its grace. */

@@ -40,24 +40,30 @@ export function toProblem(error: unknown): ProblemError {
   );
 }
 
+/** The problem document's JSON text: the RFC 9457 members, `code`, `request_id`, then the extensions. */
+export function problemDocument(problem: ProblemError, requestId: string): string {
+  return JSON.stringify({
+    type: problemType(problem.code),
+    title: Problems[problem.code].title,
+    status: problem.status,
+    detail: problem.detail,
+    code: problem.code,
+    request_id: requestId,
+    ...problem.extensions,
+  });
+}
+
+export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+
 /** Sends a problem document, with its extra headers, as a pre-serialised string. */
 export function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
   problem: ProblemError,
 ): FastifyReply {
-  const document = {
-    type: problemType(problem.code),
-    title: Problems[problem.code].title,
-    status: problem.status,
-    detail: problem.detail,
-    code: problem.code,
-    request_id: request.id,
-    ...problem.extensions,
-  };
   return reply
     .code(problem.status)
     .headers(problem.headers)
-    .type('application/problem+json; charset=utf-8')
-    .send(JSON.stringify(document));
+    .type(PROBLEM_TYPE)
+    .send(problemDocument(problem, request.id));
 }

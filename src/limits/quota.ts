@@ -1,6 +1,6 @@
 // Monthly quotas in matched lookups (contract §6): reserved before a lookup, counted only when it matched.
 import { ProblemError } from '../errors.js';
-import type { ApiKey, Store } from '../store/store.js';
+import { type ApiKey, isPromise, type MaybePromise, type Store } from '../store/store.js';
 
 /** The quota period of a moment: its calendar month in UTC, 'YYYY-MM'. */
 export const quotaPeriod = (at: Date) => at.toISOString().slice(0, 7);
@@ -18,35 +18,36 @@ export interface QuotaTicket {
 }
 
 export interface QuotaCounter {
-  /** Reserves one lookup, or throws `quota_exceeded`. Returns null for a key without a quota. */
-  reserve(key: ApiKey): Promise<QuotaTicket | null>;
-  flush(): Promise<void>;
+  /**
+   * Reserves one lookup, or throws `quota_exceeded` (or rejects with it). Null for a key without a
+   * quota. Answered at once, without a promise, where the count is at hand in memory.
+   */
+  reserve(key: ApiKey): MaybePromise<QuotaTicket | null>;
   close(): Promise<void>;
 }
 
 /**
- * Quota counts held in this process and written to the store in the background, so that a lookup
- * never waits on a write. Exact within one process: a lookup is refused while used + in-flight
- * reservations reach the quota.
+ * Quota counts held in this process: a key's month is read from the store once, then counted here.
+ * Exact within one process: a lookup is refused while used + in-flight reservations reach the quota.
+ * Counts reach the store through the accounting journal (every matched lookup is journalled before its
+ * reply), never from here, so they are never counted twice and never lost in a crash.
  */
 export class MemoryQuotaCounter implements QuotaCounter {
   private readonly usage = new Map<string, Usage | Promise<Usage>>();
-  private pending = new Map<string, Map<string, number>>();
-  private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly store: Store,
-    flushEveryMs = 1000,
     private readonly now: () => Date = () => new Date(),
-  ) {
-    this.timer = setInterval(() => void this.flush().catch(() => {}), flushEveryMs);
-    this.timer.unref();
+  ) {}
+
+  reserve(key: ApiKey): MaybePromise<QuotaTicket | null> {
+    if (key.quota === null) return null;
+    const usage = this.current(key.id);
+    return isPromise(usage) ? usage.then((u) => this.take(key, u)) : this.take(key, usage);
   }
 
-  async reserve(key: ApiKey): Promise<QuotaTicket | null> {
-    if (key.quota === null) return null;
-    const quota = key.quota;
-    const usage = await this.current(key.id);
+  private take(key: ApiKey, usage: Usage): QuotaTicket {
+    const quota = key.quota!;
     if (usage.used + usage.reserved >= quota) {
       throw new ProblemError(
         'quota_exceeded',
@@ -64,66 +65,39 @@ export class MemoryQuotaCounter implements QuotaCounter {
         if (!settled) {
           settled = true;
           usage.reserved--;
-          if (matched) this.count(key.id, usage);
+          if (matched) usage.used++;
         }
         return Math.max(0, quota - usage.used - usage.reserved);
       },
     };
   }
 
-  private count(keyId: string, usage: Usage): void {
-    usage.used++;
-    this.addPending(usage.period, keyId, 1);
-  }
-
-  private addPending(period: string, keyId: string, n: number): void {
-    let byKey = this.pending.get(period);
-    if (!byKey) {
-      byKey = new Map();
-      this.pending.set(period, byKey);
-    }
-    byKey.set(keyId, (byKey.get(keyId) ?? 0) + n);
-  }
-
-  private async current(keyId: string): Promise<Usage> {
+  /** This period's count of a key: at once when known, else loaded from the store (one load per key). */
+  private current(keyId: string): MaybePromise<Usage> {
     const period = quotaPeriod(this.now());
     const known = this.usage.get(keyId);
-    if (known && !(known instanceof Promise) && known.period === period) return known;
-    if (known instanceof Promise) {
-      const loaded = await known;
-      if (loaded.period === period) return loaded;
+    if (known && !isPromise(known) && known.period === period) return known;
+    if (known && isPromise(known)) {
+      return known.then((loaded) => (loaded.period === period ? loaded : this.load(keyId, period)));
     }
-    const loading = this.store.quotaUsed(keyId, period).then((used) => {
-      const usage = { period, used, reserved: 0 };
-      this.usage.set(keyId, usage);
-      return usage;
-    });
-    this.usage.set(keyId, loading);
-    try {
-      return await loading;
-    } catch (error) {
-      this.usage.delete(keyId);
-      throw error;
-    }
+    return this.load(keyId, period);
   }
 
-  async flush(): Promise<void> {
-    const pending = this.pending;
-    if (pending.size === 0) return;
-    this.pending = new Map();
-    for (const [period, counts] of pending) {
-      try {
-        await this.store.addQuotaUse(period, counts);
-      } catch (error) {
-        // Keep the counts for the next flush rather than lose them.
-        for (const [keyId, n] of counts) this.addPending(period, keyId, n);
+  private load(keyId: string, period: string): Promise<Usage> {
+    const loading = this.store.quotaUsed(keyId, period).then(
+      (used) => {
+        const usage = { period, used, reserved: 0 };
+        this.usage.set(keyId, usage);
+        return usage;
+      },
+      (error: unknown) => {
+        this.usage.delete(keyId);
         throw error;
-      }
-    }
+      },
+    );
+    this.usage.set(keyId, loading);
+    return loading;
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
-  }
+  async close(): Promise<void> {}
 }

@@ -1,7 +1,7 @@
 // Resolution of identifiers to one record (contract §3): every given identifier is resolved; one distinct record wins.
 import { ProblemError } from '../errors.js';
 import type { LookupKey } from '../identifiers/params.js';
-import type { Entity, ServedRecord, Store } from '../store/store.js';
+import { type Entity, isPromise, type MaybePromise, type ServedRecord, type Store } from '../store/store.js';
 
 /** How many ids one identifier may list in a 409 before the list is cut. */
 export const MAX_IDS_PER_IDENTIFIER = 10;
@@ -15,10 +15,13 @@ export interface Resolved {
 const LIMIT = MAX_IDS_PER_IDENTIFIER + 1;
 
 /** The records one key names: one read, or two when a normalised value falls back to another form. */
-async function recordsFor(store: Store, entity: Entity, key: LookupKey): Promise<ServedRecord[]> {
-  const found = await store.findRecords(entity, key.kind, key.value, LIMIT);
-  if (found.length > 0 || !('fallback' in key) || key.fallback === undefined) return found;
-  return store.findRecords(entity, key.kind, key.fallback, LIMIT);
+function recordsFor(store: Store, entity: Entity, key: LookupKey): MaybePromise<ServedRecord[]> {
+  const found = store.findRecords(entity, key.kind, key.value, LIMIT);
+  if (!('fallback' in key) || key.fallback === undefined) return found;
+  const fallback = key.fallback;
+  const orFallback = (records: ServedRecord[]) =>
+    records.length > 0 ? records : store.findRecords(entity, key.kind, fallback, LIMIT);
+  return isPromise(found) ? found.then(orFallback) : orFallback(found);
 }
 
 const notFound = (entity: Entity) =>
@@ -40,29 +43,39 @@ function ambiguous(keys: Array<[string, LookupKey]>, matches: ServedRecord[][], 
   );
 }
 
-/**
- * Resolves [parameter, key] pairs to exactly one record, or throws `not_found` (nothing matched) or
- * `ambiguous_match` (two or more distinct records, listing which parameter matched which ids).
- * Each key costs one read of the store, which returns the matching records' bytes with their ids.
- */
-export async function resolve(
-  store: Store,
-  entity: Entity,
-  keys: Array<[string, LookupKey]>,
-): Promise<Resolved> {
+/** The one record every key's matches agree on, or the problem of none or several. */
+function decide(entity: Entity, keys: Array<[string, LookupKey]>, matches: ServedRecord[][]): Resolved {
   if (keys.length === 1) {
-    // The common case: one identifier, one read, no bookkeeping.
-    const [name, key] = keys[0]!;
-    const found = await recordsFor(store, entity, key);
+    const found = matches[0]!;
     if (found.length === 0) throw notFound(entity);
-    if (found.length > 1) throw ambiguous(keys, [found], found.length);
-    return { record: found[0]!, matchedBy: [name] };
+    if (found.length > 1) throw ambiguous(keys, matches, found.length);
+    return { record: found[0]!, matchedBy: [keys[0]![0]] };
   }
-  const matches = await Promise.all(keys.map(([, key]) => recordsFor(store, entity, key)));
   const distinct = new Map<string, ServedRecord>();
   for (const records of matches) for (const record of records) distinct.set(record.id, record);
   if (distinct.size === 0) throw notFound(entity);
   if (distinct.size > 1) throw ambiguous(keys, matches, distinct.size);
   const [record] = distinct.values();
   return { record: record!, matchedBy: keys.filter((_, i) => matches[i]!.length > 0).map(([name]) => name) };
+}
+
+/**
+ * Resolves [parameter, key] pairs to exactly one record, or throws `not_found` (nothing matched) or
+ * `ambiguous_match` (two or more distinct records, listing which parameter matched which ids). Each key
+ * costs one read of the store, which returns the matching records' bytes with their ids. Answers at
+ * once, without a promise, when the store does (SQLite); a promise otherwise (its rejection the problem).
+ */
+export function resolve(
+  store: Store,
+  entity: Entity,
+  keys: Array<[string, LookupKey]>,
+): MaybePromise<Resolved> {
+  if (keys.length === 1) {
+    // The common case: one identifier, one read, no bookkeeping.
+    const found = recordsFor(store, entity, keys[0]![1]);
+    return isPromise(found) ? found.then((f) => decide(entity, keys, [f])) : decide(entity, keys, [found]);
+  }
+  const matches = keys.map(([, key]) => recordsFor(store, entity, key));
+  if (!matches.some(isPromise)) return decide(entity, keys, matches as ServedRecord[][]);
+  return Promise.all(matches).then((settled) => decide(entity, keys, settled));
 }

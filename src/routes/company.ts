@@ -1,8 +1,10 @@
 // GET /company (and /v1/company): the company lookup of spec §4.2.
 import type { FastifyInstance } from 'fastify';
-import { COMPANY_PARAMS, type CompanyParam, companyLookupKey } from '../identifiers/params.js';
+import type { LookupPath } from '../http/lookup-path.js';
+import type { CompanyParam } from '../identifiers/params.js';
+import { COMPANY_LOOKUP } from '../lookup/operations.js';
 import { Company } from '../schemas/company.js';
-import { type LookupDeps, registerLookup } from './lookup.js';
+import { registerLookup } from './lookup.js';
 
 const paramDocs: Record<CompanyParam, { description: string; example: string }> = {
   id: { description: "The service's company identifier", example: 'f000000117274' },
@@ -19,20 +21,15 @@ const paramDocs: Record<CompanyParam, { description: string; example: string }> 
   },
 };
 
-export function registerCompany(app: FastifyInstance, deps: LookupDeps) {
+export function registerCompany(app: FastifyInstance, path: LookupPath) {
   registerLookup(
     app,
+    COMPANY_LOOKUP,
     {
-      path: '/company',
-      entity: 'companies',
-      operation: 'company',
-      scope: 'company:read',
-      params: COMPANY_PARAMS,
-      toKey: companyLookupKey,
       paramDocs,
       record: Company,
       summary: 'Look up one company by any identifier (also served as /v1/company)',
     },
-    deps,
+    path,
   );
 }

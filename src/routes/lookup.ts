@@ -1,89 +1,48 @@
-// The lookup pipeline shared by /people and /company: authenticate → limit → parse → resolve → reply,
-// then meter and audit whatever the outcome.
+// Registers a lookup with Fastify: its OpenAPI description, GET and HEAD through the lookup path (for
+// requests the server's own pre-routing did not take: inject() in tests, a percent-encoded path), and a 405
+// for every other method.
 import '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuditLog } from '../accounting/audit-log.js';
-import type { UsageMeter, UsageOutcome } from '../accounting/usage-meter.js';
-import { identifyKey, requireLive, requireScope } from '../auth/authenticate.js';
 import { ProblemError } from '../errors.js';
-import { sendProblem, toProblem } from '../http/problem.js';
-import type { LookupKey } from '../identifiers/params.js';
-import { admit } from '../limits/admit.js';
-import type { QuotaCounter, QuotaTicket } from '../limits/quota.js';
-import type { RateLimiter } from '../limits/rate-limit.js';
-import { parseLookupQuery } from '../lookup/query.js';
-import { resolve } from '../lookup/resolve.js';
-import type { LookupOutcome, Metrics } from '../metrics.js';
-import type { Entity, Operation, Scope, Store } from '../store/store.js';
+import type { LookupPath } from '../http/lookup-path.js';
+import { sendProblem } from '../http/problem.js';
+import type { LookupOperation } from '../lookup/operations.js';
 
-export interface LookupDeps {
-  store: Store;
-  limiter: RateLimiter;
-  quota: QuotaCounter;
-  metrics: Metrics;
-  meter: UsageMeter;
-  audit: AuditLog;
-  /** False: lookups are neither audited nor metered (benchmarking their cost only). */
-  accounting: boolean;
-}
-
-export interface LookupRoute<P extends string> {
-  path: string;
-  entity: Entity;
-  operation: Operation;
-  scope: Scope;
-  params: readonly P[];
-  toKey: (param: P, raw: string) => LookupKey;
+export interface LookupDocs<P extends string> {
   /** OpenAPI: description and examples of each parameter, and the record schema. */
   paramDocs: Record<P, { description: string; example: string }>;
   record: TSchema;
   summary: string;
 }
 
-const OUTCOME_BY_CODE: Record<string, LookupOutcome> = {
-  not_found: 'not_found',
-  ambiguous_match: 'ambiguous',
-};
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A lookup route: counted and logged by the lookup path, not by the app's response hook. */
+    lookup?: boolean;
+  }
+}
+
 const ALLOW = 'GET, HEAD';
 
-/** What a keyed lookup is audited with, filled in as the pipeline goes. */
-interface Seen {
-  keyId: string | undefined;
-  matched: string[];
-}
-
-/** The ids a 409 listed, each once. */
-function idsListed(problem: ProblemError): string[] {
-  const matches = problem.extensions.matches as Record<string, string[]> | undefined;
-  return matches ? [...new Set(Object.values(matches).flat())] : [];
-}
-
-/** True when an If-None-Match header names this entity tag (or is `*`). */
-function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  if (ifNoneMatch === etag || ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
-function schemaFor<P extends string>(route: LookupRoute<P>) {
+function schemaFor<P extends string>(operation: LookupOperation<P>, docs: LookupDocs<P>) {
   const problem = { $ref: 'Problem#' };
   const query = Object.fromEntries(
-    route.params.map((p) => [
+    operation.params.map((p) => [
       p,
       Type.Optional(
-        Type.String({ description: route.paramDocs[p].description, examples: [route.paramDocs[p].example] }),
+        Type.String({ description: docs.paramDocs[p].description, examples: [docs.paramDocs[p].example] }),
       ),
     ]),
   );
   return {
-    summary: route.summary,
+    summary: docs.summary,
     tags: ['lookups'],
     security: [{ bearer: [] }],
     querystring: Type.Object(query, { additionalProperties: false }),
     response: {
-      200: route.record,
+      200: docs.record,
       304: { description: 'Not modified: the If-None-Match entity tag matches', type: 'null' },
       400: problem,
       401: problem,
@@ -97,81 +56,13 @@ function schemaFor<P extends string>(route: LookupRoute<P>) {
   };
 }
 
-/** Registers GET (and HEAD) of a lookup under `path` and `/v1/path`, and a 405 for every other method. */
+/** Registers GET (and HEAD) of a lookup under its path and `/v1/path`, and a 405 for every other method. */
 export function registerLookup<P extends string>(
   app: FastifyInstance,
-  route: LookupRoute<P>,
-  deps: LookupDeps,
+  operation: LookupOperation<P>,
+  docs: LookupDocs<P>,
+  path: LookupPath,
 ) {
-  const { store, limiter, quota, metrics, meter, audit, accounting } = deps;
-
-  async function lookup(request: FastifyRequest, reply: FastifyReply, seen: Seen) {
-    const match = await identifyKey(store, request.headers.authorization);
-    seen.keyId = match.key.id;
-    requireLive(match);
-    const key = match.key;
-    reply.headers(await admit(limiter, key));
-    requireScope(key, route.scope);
-    const given = parseLookupQuery(request.query as Record<string, unknown>, route.params);
-    const keys = given.map(([name, raw]): [string, LookupKey] => [name, route.toKey(name, raw)]);
-    const ticket: QuotaTicket | null = await quota.reserve(key);
-    // Settled before replying, matched or not, so that every keyed response carries the remainder.
-    const settle = (matched: boolean) => {
-      if (ticket) reply.header('enrich-quota-remaining', String(ticket.settle(matched)));
-    };
-    const { record, matchedBy } = await resolve(store, route.entity, keys).then(
-      (resolved) => {
-        settle(true);
-        return resolved;
-      },
-      (error: unknown) => {
-        settle(false);
-        throw error;
-      },
-    );
-    seen.matched = [record.id];
-    reply.header('etag', record.etag).header('enrich-matched-by', matchedBy.join(', '));
-    return notModified(request.headers['if-none-match'], record.etag)
-      ? { status: 304 }
-      : { status: 200, record };
-  }
-
-  /** Counts and audits a keyed lookup: in memory, unless the audit buffer is full and must be written first. */
-  async function observe(request: FastifyRequest, seen: Seen, status: number, outcome: UsageOutcome) {
-    if (outcome !== 'failed') metrics.lookups.inc({ entity: route.entity, outcome });
-    if (seen.keyId === undefined || !accounting) return;
-    meter.record(seen.keyId, route.operation, outcome);
-    const query = request.query as Record<string, unknown>;
-    const wait = audit.record({
-      at: new Date().toISOString(),
-      key_id: seen.keyId,
-      operation: route.operation,
-      params: route.params.filter((p) => query[p] !== undefined),
-      matched: seen.matched,
-      status,
-    });
-    if (wait) await wait.catch((error) => request.log.error({ err: error }, 'audit write failed'));
-  }
-
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const seen: Seen = { keyId: undefined, matched: [] };
-    let found: Awaited<ReturnType<typeof lookup>>;
-    try {
-      found = await lookup(request, reply, seen);
-    } catch (error) {
-      const problem = toProblem(error);
-      if (problem.code === 'ambiguous_match') seen.matched = idsListed(problem);
-      const outcome: LookupOutcome | 'failed' =
-        problem.status >= 500 ? 'failed' : (OUTCOME_BY_CODE[problem.code] ?? 'rejected');
-      await observe(request, seen, problem.status, outcome);
-      throw error;
-    }
-    // Recorded before replying: under backpressure the caller waits, and a reply is never seen unaudited.
-    await observe(request, seen, found.status, 'matched');
-    if (!found.record) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(found.record.body);
-  };
-
   const methodNotAllowed = (request: FastifyRequest, reply: FastifyReply) =>
     sendProblem(
       request,
@@ -179,14 +70,19 @@ export function registerLookup<P extends string>(
       new ProblemError('method_not_allowed', `${request.method} is not allowed here; use GET.`),
     );
 
-  for (const url of [route.path, `/v1${route.path}`]) {
+  for (const url of [operation.path, `/v1${operation.path}`]) {
     app.route({
       method: 'GET',
       url,
-      schema: { ...schemaFor(route), hide: url !== route.path },
+      schema: { ...schemaFor(operation, docs), hide: url !== operation.path },
       // Our own strict parser gives clearer errors than schema validation (contract §3).
       validatorCompiler: () => () => true,
-      handler,
+      config: { lookup: true },
+      handler: (request, reply) => {
+        reply.hijack();
+        const query = request.query as Record<string, unknown>;
+        path.handle(request.raw, reply.raw, operation as LookupOperation, url, query, request.id);
+      },
     });
     app.route({
       method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],

@@ -1,8 +1,10 @@
 // GET /people (and /v1/people): the person lookup of spec §4.1.
 import type { FastifyInstance } from 'fastify';
-import { PERSON_PARAMS, type PersonParam, personLookupKey } from '../identifiers/params.js';
+import type { LookupPath } from '../http/lookup-path.js';
+import type { PersonParam } from '../identifiers/params.js';
+import { PEOPLE_LOOKUP } from '../lookup/operations.js';
 import { Person } from '../schemas/person.js';
-import { type LookupDeps, registerLookup } from './lookup.js';
+import { registerLookup } from './lookup.js';
 
 const paramDocs: Record<PersonParam, { description: string; example: string }> = {
   id: { description: "The service's person identifier", example: 'fp000000067890' },
@@ -19,20 +21,15 @@ const paramDocs: Record<PersonParam, { description: string; example: string }> =
   },
 };
 
-export function registerPeople(app: FastifyInstance, deps: LookupDeps) {
+export function registerPeople(app: FastifyInstance, path: LookupPath) {
   registerLookup(
     app,
+    PEOPLE_LOOKUP,
     {
-      path: '/people',
-      entity: 'people',
-      operation: 'people',
-      scope: 'people:read',
-      params: PERSON_PARAMS,
-      toKey: personLookupKey,
       paramDocs,
       record: Person,
       summary: 'Look up one person by any identifier (also served as /v1/people)',
     },
-    deps,
+    path,
   );
 }

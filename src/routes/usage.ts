@@ -1,7 +1,7 @@
 // GET /v1/usage: the calling key's own usage this period; any live key, no scope needed, rate-limited.
 import type { FastifyInstance } from 'fastify';
-import type { UsageMeter } from '../accounting/usage-meter.js';
-import { monthStart, sumUsage } from '../accounting/usage-report.js';
+import type { Accounting } from '../accounting/accounting.js';
+import { mergeUsage, monthStart, sumUsage } from '../accounting/usage-report.js';
 import { authenticate } from '../auth/authenticate.js';
 import { admit } from '../limits/admit.js';
 import type { RateLimiter } from '../limits/rate-limit.js';
@@ -11,12 +11,13 @@ import type { Store } from '../store/store.js';
 export interface UsageDeps {
   store: Store;
   limiter: RateLimiter;
-  meter: UsageMeter;
+  /** Folded first, so that the report includes this process's latest lookups. */
+  accounting: Accounting | undefined;
 }
 
 const problem = { $ref: 'Problem#' };
 
-export function registerUsage(app: FastifyInstance, { store, limiter, meter }: UsageDeps) {
+export function registerUsage(app: FastifyInstance, { store, limiter, accounting }: UsageDeps) {
   app.get(
     '/v1/usage',
     {
@@ -31,7 +32,8 @@ export function registerUsage(app: FastifyInstance, { store, limiter, meter }: U
       const key = await authenticate(store, request.headers.authorization);
       reply.headers(await admit(limiter, key));
       const since = monthStart(new Date());
-      const rows = await meter.report(key.id, since);
+      await accounting?.foldNow();
+      const rows = mergeUsage(await store.usage({ keyId: key.id, since }));
       const totals = sumUsage(rows);
       // Matched lookups are what a quota counts, so the metered figure is the quota's too.
       const remaining = key.quota === null ? null : Math.max(0, key.quota - totals.matched);

@@ -5,10 +5,10 @@ export interface StoreLocation {
   dbPath: string;
   databaseUrl?: string | undefined;
   databaseReadUrl?: string | undefined;
-  /** A server's store: SQLite writes audit, usage and quota counts from a thread of their own. */
-  backgroundWrites?: boolean;
   /** A server's store: SQLite lookups of one event-loop turn share one read transaction. */
   turnSnapshots?: boolean;
+  /** SQLite: keep the serving index beside the file (default true); off for a connection that writes no records. */
+  servingIndex?: boolean;
 }
 
 /** Opens the configured store; backends are loaded on demand so the embedded default never loads `pg`. */
@@ -19,8 +19,8 @@ export async function openStore(location: StoreLocation): Promise<Store> {
   }
   const { openSqliteStore } = await import('./sqlite/store.js');
   return openSqliteStore(location.dbPath, {
-    backgroundWrites: location.backgroundWrites ?? false,
     turnSnapshots: location.turnSnapshots ?? false,
+    servingIndex: location.servingIndex ?? true,
   });
 }
 

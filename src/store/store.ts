@@ -2,6 +2,12 @@
 
 export type Entity = 'people' | 'companies';
 
+/** A value, or a promise of it: what a backend that can answer at once answers without a promise. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** True for a promise: the answer is yet to come. */
+export const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => value instanceof Promise;
+
 /** Kinds of identifier held in the identifier index, per entity. */
 export type PersonIdentifierKind = 'linkedin' | 'work_email' | 'personal_email';
 export type CompanyIdentifierKind = 'linkedin' | 'domain' | 'abn';
@@ -98,6 +104,14 @@ export interface AuditEntry {
   status: number;
 }
 
+/** What a run of the accounting journal adds to the store (src/accounting/journal-format.ts). */
+export interface AccountingBatch {
+  audit: AuditEntry[];
+  usage: UsageRow[];
+  /** Matched lookups per period ('YYYY-MM') and key id. */
+  quota: Map<string, Map<string, number>>;
+}
+
 export interface AuditFilter {
   keyId?: string;
   /** Entries that disclosed this record id. */
@@ -117,13 +131,14 @@ export interface Store {
   /**
    * What a lookup serves for one key, in one read: the record of an `id`, or the records carrying a
    * normalised identifier — at most `limit`, in id order, each with its entity tag and stored bytes.
+   * Answered at once (no promise) by a backend that can: SQLite.
    */
   findRecords(
     entity: Entity,
     kind: IdentifierKind | 'id',
     value: string,
     limit: number,
-  ): Promise<ServedRecord[]>;
+  ): MaybePromise<ServedRecord[]>;
 
   /**
    * Upserts one batch by id in one transaction: each record's identifiers replace its previous ones
@@ -140,8 +155,10 @@ export interface Store {
   /**
    * The key whose current token hash, or previous one (after a rotation), is `hash`. Which one matched
    * is told by comparing `key.hash` with `hash`; the caller checks the previous token's grace period.
+   * Answered at once by a backend that holds its keys in memory (SQLite), so a lookup authenticates
+   * without a promise; a commit elsewhere (a revocation) is seen by the next request all the same.
    */
-  findKeyByHash(hash: string): Promise<StoredKey | undefined>;
+  findKeyByHash(hash: string): MaybePromise<StoredKey | undefined>;
   getKey(id: string): Promise<StoredKey | undefined>;
   listKeys(): Promise<StoredKey[]>;
   /** Marks a key revoked; false when no such key or already revoked. */
@@ -165,6 +182,16 @@ export interface Store {
 
   /** Appends audit entries in one transaction. */
   addAudit(entries: AuditEntry[]): Promise<void>;
+  /**
+   * Folds a run of an accounting journal segment into the store, in one transaction with the segment's
+   * new offset (`to`), and only if the segment is folded exactly up to `from`: whoever folds a run, and
+   * however often it is tried, it is counted once. False when the offset was not `from`.
+   */
+  foldJournal(segment: string, from: number, to: number, batch: AccountingBatch): Promise<boolean>;
+  /** How far a journal segment has been folded, in bytes (0 when never). */
+  journalOffset(segment: string): Promise<number>;
+  /** Forgets a segment's offset: its file is deleted, the name is never used again. */
+  forgetJournal(segment: string): Promise<void>;
   /** Audit entries in time order. */
   audit(filter: AuditFilter): Promise<AuditEntry[]>;
   /** Removes entries older than `before`; returns how many. */

@@ -1,6 +1,5 @@
 // The audit trail of lookups: complete after a burst and a graceful close, names never values.
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../src/accounting/audit-log.js';
 import { buildApp } from '../../src/app.js';
 import { issueKey } from '../../src/auth/keys.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
@@ -10,11 +9,11 @@ import { COMPANIES, PEOPLE, seed } from '../helpers/app.js';
 let store: Store;
 afterEach(() => store.close());
 
-async function appWith(audit?: (store: Store) => AuditLog) {
+async function appWith() {
   store = openSqliteStore(':memory:');
   await seed(store, 'people', PEOPLE);
   await seed(store, 'companies', COMPANIES);
-  const app = await buildApp({ store, audit: audit?.(store) });
+  const app = await buildApp({ store });
   const { key, token } = await issueKey(store, { name: 'audited', rate: 100_000 });
   return { app, keyId: key.id, auth: `Bearer ${token}` };
 }
@@ -36,8 +35,7 @@ describe('the audit trail', () => {
   });
 
   it('holds every one of a burst of concurrent lookups after a graceful close', async () => {
-    // A small buffer, so that the burst also goes through backpressure.
-    const { app, keyId, auth } = await appWith((s) => new AuditLog(s, { batchSize: 20, capacity: 50 }));
+    const { app, keyId, auth } = await appWith();
     const urls = ['/people?id=fp000000000001', '/people?work_email=nobody@x.com', '/company?abn=51824753556'];
     const responses = await Promise.all(
       Array.from({ length: 500 }, (_, n) =>

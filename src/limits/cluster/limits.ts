@@ -23,8 +23,8 @@ export interface ClusterReservation {
 }
 
 /**
- * Reserves through the primary's quota counter and settles there; the primary writes counts to the
- * store. The remainder a worker reports is the primary's as of the reservation.
+ * Reserves through the primary's quota counter and settles there. The remainder a worker reports is the
+ * primary's as of the reservation.
  */
 export class ClusterQuotaCounter implements QuotaCounter {
   constructor(private readonly channel: LimitChannel) {}
@@ -44,11 +44,7 @@ export class ClusterQuotaCounter implements QuotaCounter {
     };
   }
 
-  /** Counts are the primary's to write; only the settlements still queued here need sending. */
-  async flush(): Promise<void> {
-    this.channel.flush();
-  }
-
+  /** Sends the settlements still queued here. */
   async close(): Promise<void> {
     this.channel.flush();
   }

@@ -81,13 +81,15 @@ export class LimitOwner {
     return tickets;
   }
 
-  /** A worker has gone: its lookups in flight will never settle, so free what they held. */
+  /**
+   * A worker has gone: its lookups in flight will never settle. Each may have been answered (and
+   * journalled) before the worker died, so each counts as matched: a crash may overcount, never undercount.
+   */
   release(workerId: number): void {
-    for (const ticket of this.tickets.get(workerId)?.values() ?? []) ticket.settle(false);
+    for (const ticket of this.tickets.get(workerId)?.values() ?? []) ticket.settle(true);
     this.tickets.delete(workerId);
   }
 
-  /** Writes outstanding counts to the store. */
   async close(): Promise<void> {
     await this.quota.close();
     await this.limiter.close?.();

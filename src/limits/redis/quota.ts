@@ -1,60 +1,42 @@
 // Monthly quotas in Redis, shared by every process: reservation and settlement are atomic Lua scripts.
-import { randomBytes } from 'node:crypto';
 import type { Redis, Result } from 'ioredis';
 import { ProblemError } from '../../errors.js';
 import type { ApiKey, Store } from '../../store/store.js';
-import { MemoryQuotaCounter, type QuotaCounter, type QuotaTicket, quotaPeriod } from '../quota.js';
+import { type QuotaCounter, type QuotaTicket, quotaPeriod } from '../quota.js';
 import { closeRedis, type RedisFailurePolicy } from './connection.js';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     enrichReserveQuota(
       used: string,
-      held: string,
       quota: number,
       seed: string,
-      ticket: string,
-      holdMs: number,
       expireAt: number,
-    ): Result<[number, number, number], Context>;
-    enrichSettleQuota(
-      used: string,
-      held: string,
-      ticket: string,
-      matched: number,
-      expireAt: number,
-    ): Result<number, Context>;
+    ): Result<[number, number], Context>;
+    enrichReleaseQuota(used: string): Result<number, Context>;
   }
 }
 
 /**
- * KEYS: the used count, the held reservations (a sorted set scored by when each lapses).
- * ARGV: quota, seed ('' when unknown), ticket, hold ms, expiry (unix seconds).
- * Returns { 1, used, held } with this reservation held, { 0, used, held } when used up, or { -1 }
- * when the period has no count yet and the caller must seed it from the store.
+ * KEYS: the period's used count. ARGV: quota, seed ('' when unknown), expiry (unix seconds).
+ * A reservation counts at once: { 1, used } with it counted, { 0, used } when used up, or { -1, 0 } when
+ * the period has no count yet and the caller must seed it from the store.
  */
 const RESERVE = `
-if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'NX', 'EXAT', ARGV[5]) end
+if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'NX', 'EXAT', ARGV[3]) end
 local used = redis.call('GET', KEYS[1])
-if not used then return { -1, 0, 0 } end
+if not used then return { -1, 0 } end
 used = tonumber(used)
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-local held = redis.call('ZCARD', KEYS[2])
-if used + held >= tonumber(ARGV[1]) then return { 0, used, held } end
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[4]), ARGV[3])
-redis.call('EXPIREAT', KEYS[2], ARGV[5])
-return { 1, used, held + 1 }
+if used >= tonumber(ARGV[1]) then return { 0, used } end
+used = redis.call('INCR', KEYS[1])
+redis.call('EXPIREAT', KEYS[1], ARGV[3])
+return { 1, used }
 `;
 
-/** KEYS as above; ARGV: ticket, matched (1 or 0), expiry. Counts a match even if its hold had lapsed. */
-const SETTLE = `
-redis.call('ZREM', KEYS[2], ARGV[1])
-if ARGV[2] == '1' then
-  redis.call('INCR', KEYS[1])
-  redis.call('EXPIREAT', KEYS[1], ARGV[3])
-end
+/** KEYS as above: a lookup that did not match gives its reservation back. */
+const RELEASE = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used > 0 then redis.call('DECR', KEYS[1]) end
 return 1
 `;
 
@@ -68,28 +50,20 @@ export function periodExpiry(period: string): number {
 }
 
 export interface RedisQuotaOptions {
-  /** How often matched counts are written to the store, ms. */
-  flushEveryMs?: number;
-  /** How long a reservation holds before it lapses (its process died mid-lookup), ms. */
-  holdMs?: number;
   now?: () => Date;
 }
 
 /**
- * Quota counts in Redis under `{prefix}quota:{keyId:period}:…`, exact across instances: a lookup is
- * refused while used + live reservations reach the quota. The first use of a period seeds the count
- * from the store (SET NX, so only one instance's seed counts). Matched lookups are also written to the
- * store in the background, as on one instance, so that usage reports keep working. Owns `redis`.
+ * Quota counts in Redis under `{prefix}quota:{keyId:period}:used`, exact across instances. A reservation
+ * is counted when it is made and given back only when its lookup did not match, so a process that dies
+ * mid-lookup never leaves a match uncounted: a crash can only overcount (by lookups in flight). The first
+ * use of a period seeds the count from the store (SET NX, so only one instance's seed counts). The store's
+ * own counts come from the accounting journal. Owns `redis`.
  */
 export class RedisQuotaCounter implements QuotaCounter {
-  private readonly instance = randomBytes(6).toString('base64url');
-  private sequence = 0;
-  private readonly settling = new Set<Promise<unknown>>();
+  private readonly releasing = new Set<Promise<unknown>>();
   /** Last remainder seen per key, for the header while Redis is down and the policy is `open`. */
   private readonly lastRemaining = new Map<string, number>();
-  /** Writes matched counts to the store, batched: a MemoryQuotaCounter given no ceiling only counts. */
-  private readonly storeCounts: MemoryQuotaCounter;
-  private readonly holdMs: number;
   private readonly now: () => Date;
 
   constructor(
@@ -99,54 +73,40 @@ export class RedisQuotaCounter implements QuotaCounter {
     private readonly store: Store,
     options: RedisQuotaOptions = {},
   ) {
-    this.holdMs = options.holdMs ?? 60_000;
     this.now = options.now ?? (() => new Date());
-    this.storeCounts = new MemoryQuotaCounter(store, options.flushEveryMs ?? 1000, this.now);
-    redis.defineCommand('enrichReserveQuota', { numberOfKeys: 2, lua: RESERVE });
-    redis.defineCommand('enrichSettleQuota', { numberOfKeys: 2, lua: SETTLE });
+    redis.defineCommand('enrichReserveQuota', { numberOfKeys: 1, lua: RESERVE });
+    redis.defineCommand('enrichReleaseQuota', { numberOfKeys: 1, lua: RELEASE });
   }
 
   async reserve(key: ApiKey): Promise<QuotaTicket | null> {
     if (key.quota === null) return null;
-    const counted = (await this.storeCounts.reserve({ ...key, quota: Number.MAX_SAFE_INTEGER }))!;
-    try {
-      return await this.reserveInRedis(key.id, key.quota, counted);
-    } catch (error) {
-      counted.settle(false);
-      throw error;
-    }
-  }
-
-  private async reserveInRedis(keyId: string, quota: number, counted: QuotaTicket): Promise<QuotaTicket> {
     const period = quotaPeriod(this.now());
-    const ticket = `${this.instance}:${++this.sequence}`;
-    let outcome = await this.tryReserve(keyId, period, quota, ticket, '');
+    let outcome = await this.tryReserve(key.id, period, key.quota, '');
     if (outcome?.[0] === -1) {
-      const seed = await this.store.quotaUsed(keyId, period);
-      outcome = await this.tryReserve(keyId, period, quota, ticket, String(seed));
+      const seed = await this.store.quotaUsed(key.id, period);
+      outcome = await this.tryReserve(key.id, period, key.quota, String(seed));
     }
-    if (outcome === undefined) return this.unchecked(keyId, quota, counted);
-    const [reserved, used, held] = outcome;
+    if (outcome === undefined) return this.unchecked(key.id, key.quota);
+    const [reserved, used] = outcome;
     if (reserved !== 1) {
-      this.lastRemaining.set(keyId, 0);
+      this.lastRemaining.set(key.id, 0);
       throw new ProblemError(
         'quota_exceeded',
-        `This key's quota of ${quota} matched lookups for ${period} is used up.`,
+        `This key's quota of ${key.quota} matched lookups for ${period} is used up.`,
         {},
         {
           'enrich-quota-remaining': '0',
         },
       );
     }
-    const remaining = Math.max(0, quota - used - held);
-    this.lastRemaining.set(keyId, remaining);
+    const remaining = Math.max(0, key.quota - used);
+    this.lastRemaining.set(key.id, remaining);
     let settled = false;
     return {
       settle: (matched) => {
         if (!settled) {
           settled = true;
-          counted.settle(matched);
-          this.release(keyId, period, ticket, matched);
+          if (!matched) this.release(key.id, period);
         }
         return matched ? remaining : remaining + 1;
       },
@@ -154,16 +114,12 @@ export class RedisQuotaCounter implements QuotaCounter {
   }
 
   /** The script's answer, or undefined when Redis failed and the policy admits the lookup. */
-  private async tryReserve(keyId: string, period: string, quota: number, ticket: string, seed: string) {
-    const [used, held] = this.keys(keyId, period);
+  private async tryReserve(keyId: string, period: string, quota: number, seed: string) {
     try {
       return await this.redis.enrichReserveQuota(
-        used,
-        held,
+        this.usedKey(keyId, period),
         quota,
         seed,
-        ticket,
-        this.holdMs,
         periodExpiry(period),
       );
     } catch (error) {
@@ -172,24 +128,22 @@ export class RedisQuotaCounter implements QuotaCounter {
     }
   }
 
-  private release(keyId: string, period: string, ticket: string, matched: boolean): void {
-    const [used, held] = this.keys(keyId, period);
-    const settling: Promise<unknown> = this.redis
-      .enrichSettleQuota(used, held, ticket, matched ? 1 : 0, periodExpiry(period))
+  private release(keyId: string, period: string): void {
+    const releasing: Promise<unknown> = this.redis
+      .enrichReleaseQuota(this.usedKey(keyId, period))
       .catch((error: unknown) => this.policy.record('quota', error))
-      .finally(() => this.settling.delete(settling));
-    this.settling.add(settling);
+      .finally(() => this.releasing.delete(releasing));
+    this.releasing.add(releasing);
   }
 
-  /** A ticket for a lookup admitted without Redis: still counted in the store for usage reports. */
-  private unchecked(keyId: string, quota: number, counted: QuotaTicket): QuotaTicket {
+  /** A ticket for a lookup admitted without Redis (failing open): the journal still counts it in the store. */
+  private unchecked(keyId: string, quota: number): QuotaTicket {
     let settled = false;
     return {
       settle: (matched) => {
         const remaining = this.lastRemaining.get(keyId) ?? quota;
         if (!settled) {
           settled = true;
-          counted.settle(matched);
           if (matched) this.lastRemaining.set(keyId, Math.max(0, remaining - 1));
         }
         return this.lastRemaining.get(keyId) ?? remaining;
@@ -197,19 +151,13 @@ export class RedisQuotaCounter implements QuotaCounter {
     };
   }
 
-  private keys(keyId: string, period: string): [used: string, held: string] {
-    // One hash tag per key and period, so that both keys live on one Redis Cluster slot.
-    const base = `${this.prefix}quota:{${keyId}:${period}}`;
-    return [`${base}:used`, `${base}:held`];
-  }
-
-  async flush(): Promise<void> {
-    await this.storeCounts.flush();
+  private usedKey(keyId: string, period: string): string {
+    // One hash tag per key and period (Redis Cluster).
+    return `${this.prefix}quota:{${keyId}:${period}}:used`;
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.settling);
-    await this.storeCounts.close();
+    await Promise.all(this.releasing);
     await closeRedis(this.redis);
   }
 }

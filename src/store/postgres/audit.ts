@@ -1,7 +1,7 @@
 // The audit log on PostgreSQL: one row per lookup and an index row per record id it disclosed.
 import type pg from 'pg';
 import type { AuditEntry, AuditFilter, Operation } from '../store.js';
-import { query } from './pool.js';
+import { type Queryable, query } from './pool.js';
 
 interface Row {
   at: Date;
@@ -27,7 +27,7 @@ const toAuditEntry = (row: Row): AuditEntry => ({
  * One statement for a whole batch: ids are drawn first (a CTE used twice is evaluated once), so
  * that the entries and their record-id index rows are written together.
  */
-export async function addAudit(primary: pg.Pool, entries: AuditEntry[]): Promise<void> {
+export async function addAudit(primary: Queryable, entries: AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
   await query(primary, {
     text: `WITH input AS (

@@ -1,7 +1,7 @@
 // API keys and quota counts on PostgreSQL: always read and written on the primary, except key lookups.
 import type pg from 'pg';
 import type { ApiKey, Scope, StoredKey } from '../store.js';
-import { query } from './pool.js';
+import { type Queryable, query } from './pool.js';
 
 interface KeyRow {
   id: string;
@@ -105,7 +105,7 @@ export async function quotaUsed(primary: pg.Pool, keyId: string, period: string)
 
 /** One statement for all keys, in key order so concurrent flushes lock rows alike and cannot deadlock. */
 export async function addQuotaUse(
-  primary: pg.Pool,
+  primary: Queryable,
   period: string,
   counts: Map<string, number>,
 ): Promise<void> {

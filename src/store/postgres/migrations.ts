@@ -134,6 +134,16 @@ EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN
 END $$;
 `,
   },
+  {
+    version: 5,
+    name: 'accounting journal offsets',
+    sql: `
+CREATE TABLE journal_folds (
+  segment text COLLATE "C" PRIMARY KEY,
+  folded bigint NOT NULL
+);
+`,
+  },
 ];
 
 export const LATEST_POSTGRES_VERSION = Math.max(...POSTGRES_MIGRATIONS.map((m) => m.version));

@@ -23,9 +23,12 @@ export function createPool({ url, size = 10, onError }: PoolOptions): pg.Pool {
   return pool;
 }
 
-/** Runs one query on a pool, mapping connection failures to StoreUnavailableError. */
+/** A pool, or one of its connections inside a transaction. */
+export type Queryable = pg.Pool | pg.PoolClient;
+
+/** Runs one query on a pool (or a connection), mapping connection failures to StoreUnavailableError. */
 export async function query<R extends pg.QueryResultRow>(
-  pool: pg.Pool,
+  pool: Queryable,
   config: pg.QueryConfig,
 ): Promise<pg.QueryResult<R>> {
   try {

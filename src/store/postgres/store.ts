@@ -1,6 +1,7 @@
 // The PostgreSQL store: lookups on a read pool (a replica when DATABASE_READ_URL is set), writes on the primary.
 import type pg from 'pg';
 import type {
+  AccountingBatch,
   ApiKey,
   AuditEntry,
   AuditFilter,
@@ -17,6 +18,7 @@ import type {
 import { toStoreError } from '../unavailable.js';
 import * as audit from './audit.js';
 import { deleteRecords } from './identifiers.js';
+import * as journal from './journal.js';
 import * as keys from './keys.js';
 import { DatabaseNotMigratedError, schemaVersion } from './migrate.js';
 import { LATEST_POSTGRES_VERSION } from './migrations.js';
@@ -164,6 +166,18 @@ export class PostgresStore implements Store {
 
   addAudit(entries: AuditEntry[]): Promise<void> {
     return audit.addAudit(this.primary, entries);
+  }
+
+  foldJournal(segment: string, from: number, to: number, batch: AccountingBatch): Promise<boolean> {
+    return journal.foldJournal(this.primary, segment, from, to, batch);
+  }
+
+  journalOffset(segment: string): Promise<number> {
+    return journal.journalOffset(this.primary, segment);
+  }
+
+  forgetJournal(segment: string): Promise<void> {
+    return journal.forgetJournal(this.primary, segment);
   }
 
   audit(filter: AuditFilter): Promise<AuditEntry[]> {

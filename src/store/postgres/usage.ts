@@ -1,7 +1,7 @@
 // Usage metering on PostgreSQL: per key, day and operation, added to by each flush of a server's meter.
 import type pg from 'pg';
 import type { Operation, UsageFilter, UsageRow } from '../store.js';
-import { query } from './pool.js';
+import { type Queryable, query } from './pool.js';
 
 const COUNTS = ['requests', 'matched', 'not_found', 'ambiguous', 'rejected'] as const;
 
@@ -28,7 +28,7 @@ const toUsageRow = (row: Row): UsageRow => ({
 });
 
 /** One statement, rows in key order so that concurrent flushes lock alike and cannot deadlock. */
-export async function addUsage(primary: pg.Pool, rows: UsageRow[]): Promise<void> {
+export async function addUsage(primary: Queryable, rows: UsageRow[]): Promise<void> {
   if (rows.length === 0) return;
   const sorted = [...rows].sort((a, b) => {
     const x = `${a.key_id}|${a.day}|${a.operation}`;

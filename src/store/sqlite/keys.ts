@@ -60,26 +60,35 @@ const KEY_CACHE_LIMIT = 10_000;
 export class SqliteKeys {
   private readonly s: ReturnType<typeof prepare>;
   /**
-   * Keys by hash (null: no such key), valid while PRAGMA data_version is unchanged — it changes when
-   * another connection commits, e.g. `enrich keys revoke` — and cleared by this connection's own key
-   * writes. So a revocation is effective on the next request, and a lookup costs no key query.
+   * Keys by hash (null: no such key), valid while `version()` is unchanged and cleared by this
+   * connection's own key writes. The version is the serving index's keys version when there is one
+   * (bumped by every key write in any process), else PRAGMA data_version (which changes when another
+   * connection commits anything). So a revocation is effective on the next request, and a lookup costs
+   * no key query.
    */
   private readonly cache = new Map<string, StoredKey | null>();
   private cacheVersion = -1;
-  private readonly dataVersion: Database.Statement<[], number>;
+  private version: () => number;
   private readonly addQuotaBatch: (period: string, counts: Map<string, number>) => void;
   private readonly addUsageBatch: (rows: UsageRow[]) => void;
 
   constructor(db: Database.Database) {
     const s = prepare(db);
     this.s = s;
-    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.version = () => dataVersion.get()!;
     this.addQuotaBatch = db.transaction((period: string, counts: Map<string, number>) => {
       for (const [keyId, n] of counts) if (n !== 0) s.addQuotaUse.run(keyId, period, n);
     });
     this.addUsageBatch = db.transaction((rows: UsageRow[]) => {
       for (const row of rows) s.addUsage.run(row);
     });
+  }
+
+  /** From now on, cached keys are valid while this version is unchanged. */
+  versionBy(version: () => number): void {
+    this.version = version;
+    this.cache.clear();
   }
 
   create(key: ApiKey): void {
@@ -91,7 +100,7 @@ export class SqliteKeys {
 
   /** The current hash first: a previous hash is looked up only for a token that is not current. */
   findByHash(hash: string): StoredKey | undefined {
-    const version = this.dataVersion.get()!;
+    const version = this.version();
     if (version !== this.cacheVersion || this.cache.size >= KEY_CACHE_LIMIT) {
       this.cache.clear();
       this.cacheVersion = version;

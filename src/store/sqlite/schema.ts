@@ -131,6 +131,20 @@ export const MIGRATIONS: readonly string[] = [
      SELECT audit_id >> ${AUDIT_BUCKET_BITS}, record_id, audit_id FROM audit_match;
    DROP TABLE audit_match;
    ALTER TABLE audit_match_by_bucket RENAME TO audit_match;`,
+  // 5: the serving index (store/serving) follows the records: every transaction that writes records
+  // bumps the generation, and the index keeps the one it reflects; store_id tells stores apart.
+  `CREATE TABLE serving_state (
+     only INTEGER PRIMARY KEY CHECK (only = 1),
+     store_id TEXT NOT NULL,
+     generation INTEGER NOT NULL
+   );
+   INSERT INTO serving_state (only, store_id, generation)
+     VALUES (1, lower(hex(randomblob(16))), 0);`,
+  // 6: how far each accounting journal segment is folded in (src/accounting/journal.ts).
+  `CREATE TABLE journal_folds (
+     segment TEXT PRIMARY KEY,
+     folded INTEGER NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -25,50 +25,14 @@ const removeTempDirs = async () => {
 };
 
 describeStoreContract('sqlite', async () => openSqliteStore(tempPath('enrich.db')), removeTempDirs);
+describeStoreContract('sqlite in memory, lookups by SQL (no serving index)', async () =>
+  openSqliteStore(':memory:'),
+);
 describeStoreContract(
-  'sqlite as a server opens it (background writes, a snapshot per turn)',
-  async () => openSqliteStore(tempPath('enrich.db'), { backgroundWrites: true, turnSnapshots: true }),
+  'sqlite as a server opens it (a snapshot per turn)',
+  async () => openSqliteStore(tempPath('enrich.db'), { turnSnapshots: true }),
   removeTempDirs,
 );
-
-describe('sqlite background writes', () => {
-  afterEach(removeTempDirs);
-  const entry = (n: number) => ({
-    at: `2026-11-22T00:00:${String(n % 60).padStart(2, '0')}.000Z`,
-    key_id: 'k1',
-    operation: 'people' as const,
-    params: ['id'],
-    matched: [`fp${n}`],
-    status: 200,
-  });
-
-  it('are written by another connection, committed before they are acknowledged, and all in on close', async () => {
-    const path = tempPath('enrich.db');
-    const store = openSqliteStore(path, { backgroundWrites: true });
-    await store.addAudit([entry(1), entry(2)]);
-    expect((await store.audit({ recordId: 'fp2' })).map((e) => e.matched)).toEqual([['fp2']]);
-    await store.addQuotaUse('2026-11', new Map([['k1', 3]]));
-    expect(await store.quotaUsed('k1', '2026-11')).toBe(3);
-    // Given and not awaited: close() still writes them before the connection goes.
-    const writes = Array.from({ length: 20 }, (_, i) => store.addAudit([entry(100 + i)]));
-    await store.close();
-    await Promise.all(writes);
-    const reopened = openSqliteStore(path);
-    expect(await reopened.audit({ keyId: 'k1' })).toHaveLength(22);
-    expect(await reopened.pruneAudit(new Date('2027-01-01'))).toBe(22);
-    await reopened.close();
-  });
-
-  it('fall back to the main connection when the writer thread is gone', async () => {
-    const store = openSqliteStore(tempPath('enrich.db'), { backgroundWrites: true });
-    const writer = (store as unknown as { writer: { worker: { terminate(): Promise<number> } } }).writer;
-    await writer.worker.terminate();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    await store.addAudit([entry(1)]);
-    expect(await store.audit({ keyId: 'k1' })).toHaveLength(1);
-    await store.close();
-  });
-});
 
 describe('sqlite store', () => {
   afterEach(removeTempDirs);
@@ -258,9 +222,9 @@ describe('sqlite key cache', () => {
     await cli.close();
   });
 
-  it('with a snapshot per turn, sees a revocation from the next turn and lets its own writes through', async () => {
+  it('with a snapshot per turn (no serving index), sees a revocation from the next turn and lets its own writes through', async () => {
     const path = tempPath('keys.db');
-    const server = openSqliteStore(path, { turnSnapshots: true });
+    const server = openSqliteStore(path, { turnSnapshots: true, servingIndex: false });
     const cli = openSqliteStore(path);
     const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     const { key } = await issueKey(cli, { name: 'cached' });

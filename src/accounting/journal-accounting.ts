@@ -1,0 +1,156 @@
+// Accounting through the journal: a lookup's record is appended on the request thread, the records of one
+// event-loop turn are written in one system call, and only then are their replies sent. Folding into the
+// store happens elsewhere (a worker thread, or a timer for an in-memory store).
+import type { Worker } from 'node:worker_threads';
+import type { StoreLocation } from '../store/open.js';
+import type { Store } from '../store/store.js';
+import { startWorker } from '../worker.js';
+import type { Accounting, HeldReply, LookupRecord } from './accounting.js';
+import type { FoldReply, FoldRequest, FoldWorkerInput } from './fold-worker.js';
+import { JournalFolder } from './folder.js';
+import type { JournalWriter } from './journal.js';
+import { journalLine } from './journal-format.js';
+
+/**
+ * `journal` (the default): a reply waits for its record to be written, so every reply a client received
+ * is in the journal even if the process is killed the next instant. `relaxed`: replies go at once and
+ * records are written at the end of the turn; a crash can lose the records of replies sent in its last
+ * turn (a few milliseconds' worth) — from the audit log, usage and quota counts alike.
+ */
+export type Durability = 'journal' | 'relaxed';
+
+/** Folds the journal into the store. */
+export interface Folds {
+  /** Folds what the journal holds now; resolves once it is in the store. */
+  foldNow(): Promise<number>;
+  /** Folds what is left and stops. */
+  close(): Promise<void>;
+}
+
+/** Folding on this thread, every `everyMs` (an in-memory store, which another thread cannot open). */
+export function foldHere(store: Store, dir: string, everyMs: number, retentionDays?: number): Folds {
+  const folder = new JournalFolder(store, dir, { retentionDays });
+  const timer = setInterval(() => void folder.fold().catch(() => {}), everyMs);
+  timer.unref();
+  return {
+    foldNow: () => folder.foldNow(),
+    close: async () => {
+      clearInterval(timer);
+      await folder.foldNow();
+    },
+  };
+}
+
+/** Folding in a worker thread with its own connection to the store at `location`. */
+export function foldInWorker(
+  location: StoreLocation,
+  dir: string,
+  everyMs: number,
+  onError: (error: unknown) => void,
+  retentionDays?: number,
+): Folds {
+  const input: FoldWorkerInput = { location, dir, everyMs, retentionDays };
+  const worker: Worker = startWorker(import.meta.url, './fold-worker', input);
+  const waiting = new Map<number, { resolve(n: number): void; reject(e: Error): void }>();
+  let next = 0;
+  let closed: (() => void) | undefined;
+  let exited = false;
+  worker.on('message', (reply: FoldReply) => {
+    if ('closed' in reply) return closed?.();
+    const waiter = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    if ('error' in reply) {
+      if (waiter) waiter.reject(new Error(reply.error));
+      else onError(new Error(reply.error));
+    } else waiter?.resolve(reply.folded);
+  });
+  const failAll = (error: Error) => {
+    for (const waiter of waiting.values()) waiter.reject(error);
+    waiting.clear();
+    closed?.();
+  };
+  worker.on('error', (error) => {
+    onError(error);
+    failAll(error);
+  });
+  worker.on('exit', () => {
+    exited = true;
+    failAll(new Error('the journal folding thread stopped'));
+  });
+  const send = (request: FoldRequest) => worker.postMessage(request);
+  return {
+    foldNow: () =>
+      new Promise((resolve, reject) => {
+        if (exited) return reject(new Error('the journal folding thread stopped'));
+        const id = ++next;
+        waiting.set(id, { resolve, reject });
+        send({ op: 'fold', id });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (exited) return resolve();
+        closed = resolve;
+        send({ op: 'close' });
+      }),
+  };
+}
+
+export class JournalAccounting implements Accounting {
+  private held: HeldReply[] = [];
+  private scheduled = false;
+  private closed = false;
+
+  constructor(
+    private readonly writer: JournalWriter,
+    private readonly folds: Folds,
+    private readonly durability: Durability,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  record(lookup: LookupRecord, reply: HeldReply): void {
+    if (this.closed) {
+      reply.refuse();
+      return;
+    }
+    this.writer.append(journalLine(lookup));
+    if (this.durability === 'relaxed') reply.send();
+    else this.held.push(reply);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flush);
+    }
+  }
+
+  /** Writes the turn's records, then sends the replies that waited for them (a 503 if they could not be written). */
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const held = this.held;
+    this.held = [];
+    try {
+      this.writer.commit();
+    } catch (error) {
+      this.onError(error);
+      for (const reply of held) reply.refuse();
+      return;
+    }
+    for (const reply of held) reply.send();
+  };
+
+  /** Everything recorded so far, in the store: for a report that must include this process's latest lookups. */
+  async foldNow(): Promise<void> {
+    this.flush();
+    await this.folds.foldNow();
+  }
+
+  /**
+   * Writes what is held and folds what it can. A fold that fails (the store is gone) loses nothing: the
+   * journal stays on disk, and the next server to start on it folds it first.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.flush();
+    this.writer.close();
+    await this.folds.close().catch(this.onError);
+  }
+}

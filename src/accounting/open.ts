@@ -1,0 +1,44 @@
+// The accounting a server runs with: the journal, where it lives, and where it is folded.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StoreLocation } from '../store/open.js';
+import type { Store } from '../store/store.js';
+import { JournalWriter } from './journal.js';
+import { type Durability, foldHere, foldInWorker, JournalAccounting } from './journal-accounting.js';
+
+/** How often the journal is folded into the store. */
+export const FOLD_EVERY_MS = 200;
+
+export interface AccountingOptions {
+  durability: Durability;
+  /** The journal's directory; a temporary one, removed on close, when omitted (tests). */
+  dir?: string;
+  /** The store a folding thread opens; without it, folding runs on this thread, over `store`. */
+  location?: StoreLocation;
+  /** Audit entries older than this many days are pruned at start and daily. */
+  retentionDays?: number;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Opens the journal and its folding.
+ * @example const accounting = openAccounting(store, { durability: 'journal', dir: 'data/enrich.db-accounting', onError })
+ */
+export function openAccounting(store: Store, options: AccountingOptions): JournalAccounting {
+  const temporary = options.dir === undefined ? mkdtempSync(join(tmpdir(), 'enrich-journal-')) : undefined;
+  const dir = options.dir ?? temporary!;
+  const folds = options.location
+    ? foldInWorker(options.location, dir, FOLD_EVERY_MS, options.onError, options.retentionDays)
+    : foldHere(store, dir, FOLD_EVERY_MS, options.retentionDays);
+  const removeTemporary = temporary
+    ? {
+        foldNow: () => folds.foldNow(),
+        close: async () => {
+          await folds.close();
+          rmSync(temporary, { recursive: true, force: true });
+        },
+      }
+    : folds;
+  return new JournalAccounting(new JournalWriter(dir), removeTemporary, options.durability, options.onError);
+}

@@ -4,7 +4,6 @@ import { createServer } from 'node:http';
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import type { Durability } from './accounting/journal-accounting.js';
 import { openAccounting } from './accounting/open.js';
 import { ProblemError } from './errors.js';
 import { LookupPath } from './http/lookup-path.js';
@@ -33,11 +32,11 @@ export interface AppDeps {
   /** One log line per request: method, route, status, duration, request id. Never the query. */
   accessLog?: boolean;
   /**
-   * Audit and meter keyed lookups through the journal: `journal` (the default; also `true`) or `relaxed`
-   * (see Durability). `false` records nothing — no audit entry, no usage — and exists only so that the
-   * benchmark can measure what accounting costs; quotas are enforced either way.
+   * Audit and meter keyed lookups through the journal (default true). False records nothing — no audit
+   * entry, no usage — and exists only so that the benchmark can measure what accounting costs; quotas
+   * are enforced either way.
    */
-  accounting?: boolean | Durability;
+  accounting?: boolean;
   /**
    * The journal's directory, and the store a folding thread opens. Default: a temporary directory,
    * folded on this thread (tests, in-memory stores).
@@ -71,12 +70,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }),
   });
 
-  const durability = deps.accounting === true || deps.accounting === undefined ? 'journal' : deps.accounting;
   const accounting =
-    durability === false
+    deps.accounting === false
       ? undefined
       : openAccounting(store, {
-          durability,
           dir: deps.journal?.dir,
           location: deps.journal?.location,
           retentionDays: deps.auditRetentionDays ?? 365,

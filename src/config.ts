@@ -30,12 +30,8 @@ export const ConfigSchema = Type.Object({
   redisPrefix: Type.String(),
   /** Audit entries older than this many days are pruned at start and daily. */
   auditRetentionDays: Type.Integer({ minimum: 1 }),
-  /**
-   * Audit log and usage meter: on (true, the default: a reply waits for its journal line), `relaxed`
-   * (replies go at once; a crash can lose the last few milliseconds' records), or off (false: only to
-   * measure what accounting costs).
-   */
-  accounting: Type.Union([Type.Boolean(), Type.Literal('relaxed')]),
+  /** Audit log and usage meter on (the default). Off only to measure what they cost. */
+  accounting: Type.Boolean(),
   /** The accounting journal's directory. */
   journalDir: Type.String({ minLength: 1 }),
 });

@@ -27,7 +27,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
     quota: limits.quota,
     accessLog: config.accessLog,
     auditRetentionDays: config.auditRetentionDays,
-    accounting: config.accounting === 'relaxed' ? 'relaxed' : config.accounting,
+    accounting: config.accounting,
     journal: {
       dir: config.journalDir,
       location: {

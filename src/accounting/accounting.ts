@@ -13,18 +13,18 @@ export interface LookupRecord {
   status: number;
 }
 
-/** A reply kept back until its lookup's record is kept. */
-export interface HeldReply {
-  send(): void;
-  /** Sends `503 unavailable` instead: the record could not be kept, so the answer is not disclosed. */
-  refuse(): void;
-}
-
+/**
+ * The lookup path appends a record per keyed lookup, and commits the records of an event-loop turn before
+ * it sends that turn's replies: every reply a client receives is on record, even if the process is killed
+ * the next instant.
+ */
 export interface Accounting {
-  /** Records a keyed lookup, then sends `reply`: at once, or once the record is safe. */
-  record(lookup: LookupRecord, reply: HeldReply): void;
-  /** Resolves once every lookup recorded so far is in the store (usage reports read it there). */
+  /** Buffers a keyed lookup's record. */
+  append(lookup: LookupRecord): void;
+  /** Writes what is buffered; throws when it could not be written (the replies must then not go out). */
+  commit(): void;
+  /** Resolves once every lookup committed so far is in the store (usage reports read it there). */
   foldNow(): Promise<void>;
-  /** Writes everything recorded; later lookups are refused. */
+  /** Commits what is buffered and folds what it can; later appends are ignored. */
   close(): Promise<void>;
 }

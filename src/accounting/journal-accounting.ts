@@ -1,23 +1,15 @@
-// Accounting through the journal: a lookup's record is appended on the request thread, the records of one
-// event-loop turn are written in one system call, and only then are their replies sent. Folding into the
-// store happens elsewhere (a worker thread, or a timer for an in-memory store).
+// Accounting through the journal: a lookup's record is appended on the request thread and the records of
+// one event-loop turn are written in one system call, before that turn's replies. Folding into the store
+// happens elsewhere (a worker thread, or a timer for an in-memory store).
 import type { Worker } from 'node:worker_threads';
 import type { StoreLocation } from '../store/open.js';
 import type { Store } from '../store/store.js';
 import { startWorker } from '../worker.js';
-import type { Accounting, HeldReply, LookupRecord } from './accounting.js';
+import type { Accounting, LookupRecord } from './accounting.js';
 import type { FoldReply, FoldRequest, FoldWorkerInput } from './fold-worker.js';
 import { JournalFolder } from './folder.js';
 import type { JournalWriter } from './journal.js';
 import { journalLine } from './journal-format.js';
-
-/**
- * `journal` (the default): a reply waits for its record to be written, so every reply a client received
- * is in the journal even if the process is killed the next instant. `relaxed`: replies go at once and
- * records are written at the end of the turn; a crash can lose the records of replies sent in its last
- * turn (a few milliseconds' worth) — from the audit log, usage and quota counts alike.
- */
-export type Durability = 'journal' | 'relaxed';
 
 /** Folds the journal into the store. */
 export interface Folds {
@@ -96,60 +88,34 @@ export function foldInWorker(
 }
 
 export class JournalAccounting implements Accounting {
-  private held: HeldReply[] = [];
-  private scheduled = false;
   private closed = false;
 
   constructor(
     private readonly writer: JournalWriter,
     private readonly folds: Folds,
-    private readonly durability: Durability,
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  record(lookup: LookupRecord, reply: HeldReply): void {
-    if (this.closed) {
-      reply.refuse();
-      return;
-    }
-    this.writer.append(journalLine(lookup));
-    if (this.durability === 'relaxed') reply.send();
-    else this.held.push(reply);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.flush);
-    }
+  append(lookup: LookupRecord): void {
+    if (!this.closed) this.writer.append(journalLine(lookup));
   }
 
-  /** Writes the turn's records, then sends the replies that waited for them (a 503 if they could not be written). */
-  private readonly flush = (): void => {
-    this.scheduled = false;
-    const held = this.held;
-    this.held = [];
-    try {
-      this.writer.commit();
-    } catch (error) {
-      this.onError(error);
-      for (const reply of held) reply.refuse();
-      return;
-    }
-    for (const reply of held) reply.send();
-  };
+  commit(): void {
+    this.writer.commit();
+  }
 
-  /** Everything recorded so far, in the store: for a report that must include this process's latest lookups. */
   async foldNow(): Promise<void> {
-    this.flush();
+    this.writer.commit();
     await this.folds.foldNow();
   }
 
   /**
-   * Writes what is held and folds what it can. A fold that fails (the store is gone) loses nothing: the
-   * journal stays on disk, and the next server to start on it folds it first.
+   * Commits what is buffered and folds what it can. A fold that fails (the store is gone) loses nothing:
+   * the journal stays on disk, and the next server to start on it folds it first.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.flush();
     this.writer.close();
     await this.folds.close().catch(this.onError);
   }

@@ -1,5 +1,4 @@
 // One journal line per keyed lookup, and what a run of lines adds to the audit log, usage and quotas.
-import { quotaPeriod } from '../limits/quota.js';
 import type { AuditEntry, Operation, UsageRow } from '../store/store.js';
 import type { LookupRecord } from './accounting.js';
 import { outcomeOf } from './outcome.js';
@@ -41,50 +40,75 @@ export interface Folded {
   quota: Map<string, Map<string, number>>;
 }
 
+/** ISO-8601 text of a time in ms; the text up to the second is reused while the second lasts. */
+class IsoClock {
+  private second = Number.NaN;
+  private prefix = '';
+
+  iso(ms: number): string {
+    const second = Math.floor(ms / 1000);
+    if (second !== this.second) {
+      this.second = second;
+      this.prefix = new Date(second * 1000).toISOString().slice(0, 20);
+    }
+    const millis = ms - second * 1000;
+    return `${this.prefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+  }
+}
+
 /**
  * The audit entries, usage rows and quota counts of a run of journal lines (complete lines only).
  * Usage and quota are derived from the entries, so the three can never disagree.
  */
 export function foldLines(text: string): Folded {
   const audit: AuditEntry[] = [];
-  const usage: UsageRow[] = [];
+  const usage = new Map<string, UsageRow>();
   const quota = new Map<string, Map<string, number>>();
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    const r = parseJournalLine(line);
+  const clock = new IsoClock();
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const r = end > start ? parseJournalLine(text.slice(start, end)) : undefined;
+    start = end + 1;
     if (r === undefined) continue;
-    const at = new Date(r.at);
-    const iso = at.toISOString();
+    const at = clock.iso(r.at);
     audit.push({
-      at: iso,
+      at,
       key_id: r.keyId,
       operation: r.operation,
       params: r.params,
       matched: r.matched,
       status: r.status,
     });
-    const outcome = outcomeOf(r.status);
-    const row: UsageRow = {
-      key_id: r.keyId,
-      day: iso.slice(0, 10),
-      operation: r.operation,
-      requests: 1,
-      matched: 0,
-      not_found: 0,
-      ambiguous: 0,
-      rejected: 0,
-    };
-    if (outcome !== 'failed') row[outcome] = 1;
-    usage.push(row);
-    if (outcome === 'matched') {
-      const period = quotaPeriod(at);
-      let byKey = quota.get(period);
-      if (!byKey) {
-        byKey = new Map();
-        quota.set(period, byKey);
-      }
-      byKey.set(r.keyId, (byKey.get(r.keyId) ?? 0) + 1);
+    const day = at.slice(0, 10);
+    const id = `${day}|${r.keyId}|${r.operation}`;
+    let row = usage.get(id);
+    if (!row) {
+      row = {
+        key_id: r.keyId,
+        day,
+        operation: r.operation,
+        requests: 0,
+        matched: 0,
+        not_found: 0,
+        ambiguous: 0,
+        rejected: 0,
+      };
+      usage.set(id, row);
     }
+    row.requests++;
+    const outcome = outcomeOf(r.status);
+    if (outcome === 'failed') continue;
+    row[outcome]++;
+    if (outcome !== 'matched') continue;
+    const period = at.slice(0, 7);
+    let byKey = quota.get(period);
+    if (!byKey) {
+      byKey = new Map();
+      quota.set(period, byKey);
+    }
+    byKey.set(r.keyId, (byKey.get(r.keyId) ?? 0) + 1);
   }
-  return { audit, usage: mergeUsage(usage), quota };
+  return { audit, usage: mergeUsage([...usage.values()]), quota };
 }

@@ -1,6 +1,6 @@
 // The accounting journal: every keyed lookup appended to a file of this process's own before its reply
 // leaves, so that a crash loses no record of what a client was sent. Files are folded into the store.
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive, thisWriter, type WriterId } from '../store/serving/writers.js';
 
@@ -79,13 +79,25 @@ export class JournalWriter {
     return this.pending.length > 0;
   }
 
-  /** Writes the buffered lines; throws when they could not be written (they stay buffered). */
+  /**
+   * Writes the buffered lines. When they cannot all be written (a full disk), the segment is cut back to
+   * its last whole commit and they are dropped, then the error is thrown: their replies must not go out.
+   */
   commit(): void {
     if (this.pending.length === 0) return;
     const bytes = Buffer.from(this.pending.join(''));
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset);
     this.pending = [];
+    try {
+      let offset = 0;
+      while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset);
+    } catch (error) {
+      try {
+        ftruncateSync(this.fd, this.written);
+      } catch {
+        // A line cut short is never folded: the folder reads whole lines only.
+      }
+      throw error;
+    }
     this.written += bytes.length;
     if (this.written >= SEGMENT_BYTES) {
       this.seal();

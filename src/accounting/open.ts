@@ -5,13 +5,12 @@ import { join } from 'node:path';
 import type { StoreLocation } from '../store/open.js';
 import type { Store } from '../store/store.js';
 import { JournalWriter } from './journal.js';
-import { type Durability, foldHere, foldInWorker, JournalAccounting } from './journal-accounting.js';
+import { foldHere, foldInWorker, JournalAccounting } from './journal-accounting.js';
 
 /** How often the journal is folded into the store. */
 export const FOLD_EVERY_MS = 200;
 
 export interface AccountingOptions {
-  durability: Durability;
   /** The journal's directory; a temporary one, removed on close, when omitted (tests). */
   dir?: string;
   /** The store a folding thread opens; without it, folding runs on this thread, over `store`. */
@@ -23,7 +22,7 @@ export interface AccountingOptions {
 
 /**
  * Opens the journal and its folding.
- * @example const accounting = openAccounting(store, { durability: 'journal', dir: 'data/enrich.db-accounting', onError })
+ * @example const accounting = openAccounting(store, { dir: 'data/enrich.db-accounting', onError })
  */
 export function openAccounting(store: Store, options: AccountingOptions): JournalAccounting {
   const temporary = options.dir === undefined ? mkdtempSync(join(tmpdir(), 'enrich-journal-')) : undefined;
@@ -40,5 +39,5 @@ export function openAccounting(store: Store, options: AccountingOptions): Journa
         },
       }
     : folds;
-  return new JournalAccounting(new JournalWriter(dir), removeTemporary, options.durability, options.onError);
+  return new JournalAccounting(new JournalWriter(dir), removeTemporary, options.onError);
 }

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Accounting, HeldReply } from '../accounting/accounting.js';
+import type { Accounting } from '../accounting/accounting.js';
 import { identifyKey, type KeyMatch, requireLive, requireScope } from '../auth/authenticate.js';
 import { ProblemError } from '../errors.js';
 import type { LookupKey } from '../identifiers/params.js';
@@ -59,7 +59,7 @@ function idsListed(problem: ProblemError): string[] {
 }
 
 /** One lookup in flight: what it has learnt so far, and its reply once decided. */
-class Lookup implements HeldReply {
+class Lookup {
   keyId: string | undefined;
   key: ApiKey | undefined;
   ticket: QuotaTicket | null = null;
@@ -85,6 +85,7 @@ class Lookup implements HeldReply {
     this.headers = ['x-request-id', id];
   }
 
+  /** Sends `503 unavailable` instead: its record could not be kept, so the answer is not disclosed. */
   refuse(): void {
     const problem = toProblem(new StoreUnavailableError());
     this.headers.length = 2; // only x-request-id stays
@@ -113,6 +114,8 @@ class Lookup implements HeldReply {
  */
 export class LookupPath {
   private closing = false;
+  /** Replies decided in this turn, sent together at its end once their records are committed. */
+  private held: Lookup[] = [];
 
   constructor(private readonly deps: LookupPathDeps) {}
 
@@ -249,28 +252,46 @@ export class LookupPath {
     this.finish(lookup, problem.status >= 500 ? 'failed' : (OUTCOME_BY_CODE[problem.code] ?? 'rejected'));
   }
 
-  /** Counts the outcome; a keyed lookup's reply waits for its record to be kept, others go at once. */
+  /**
+   * Counts the outcome, appends a keyed lookup's record, and holds the reply for the end of the turn:
+   * one commit of the turn's records, then every reply. Sending a turn's replies together also costs the
+   * kernel fewer wake-ups of the clients than one at a time.
+   */
   private finish(lookup: Lookup, outcome: LookupOutcome | 'failed'): void {
     lookup.decided = true;
     if (outcome !== 'failed') this.deps.metrics.lookups.inc(lookup.operation.entity, outcome);
     const { accounting } = this.deps;
-    if (lookup.keyId === undefined || accounting === undefined) {
-      lookup.send();
-      return;
-    }
-    const { params, operation } = lookup.operation;
-    accounting.record(
-      {
+    if (lookup.keyId !== undefined && accounting !== undefined) {
+      const { params, operation } = lookup.operation;
+      accounting.append({
         at: Date.now(),
         keyId: lookup.keyId,
         operation,
         params: params.filter((p) => lookup.query[p] !== undefined),
         matched: lookup.matched,
         status: lookup.status,
-      },
-      lookup,
-    );
+      });
+    }
+    if (this.held.length === 0) setImmediate(this.release);
+    this.held.push(lookup);
   }
+
+  /** The end of a turn: commits its records, then sends its replies (503s if the records could not be kept). */
+  private readonly release = (): void => {
+    const held = this.held;
+    this.held = [];
+    try {
+      this.deps.accounting?.commit();
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'accounting journal write failed: answering 503');
+      for (const lookup of held) {
+        if (lookup.keyId === undefined) lookup.send();
+        else lookup.refuse();
+      }
+      return;
+    }
+    for (const lookup of held) lookup.send();
+  };
 
   /** After a reply is written: request metrics, and the access log line when asked for. */
   sent(lookup: Lookup): void {

@@ -2,8 +2,10 @@
 // restarts workers that die, and on SIGTERM/SIGINT stops them gracefully before exiting itself.
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
+import { MetricsGatherer } from './cluster-metrics.js';
 import type { Config } from './config.js';
 import { LimitOwner } from './limits/cluster/owner.js';
+import { createMetrics } from './metrics.js';
 import { startServer } from './server.js';
 import type { Store } from './store/store.js';
 
@@ -86,6 +88,7 @@ const liveWorkers = () =>
 export async function startCluster(config: Config, store: Store): Promise<{ url: string }> {
   // With Redis the workers share limits there; without it the primary holds every bucket and quota.
   const owner = config.redisUrl ? undefined : new LimitOwner(store);
+  const gatherer = new MetricsGatherer(createMetrics({ worker: 'primary' }).registry);
   const started = new Map<number, number>();
   let crashes = 0;
   let serving = false;
@@ -95,6 +98,7 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
     const worker = cluster.fork();
     started.set(worker.id, Date.now());
     worker.on('message', (message: unknown) => {
+      if (gatherer.receive(worker, message)) return;
       void owner?.receive(worker.id, message, (reply) => {
         if (worker.isConnected()) worker.send(reply);
       });

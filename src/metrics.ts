@@ -104,6 +104,8 @@ function register(
 
 export interface Metrics {
   registry: Registry;
+  /** The text a scrape answers: this registry's, or (in a cluster worker) every worker's added up. */
+  scrape(): Promise<string>;
   /** Requests and latency by method, route and status. */
   http: HttpTally;
   /** Lookups by entity and outcome. */
@@ -112,10 +114,18 @@ export interface Metrics {
   limitBackendErrors: Counter<'limit'>;
 }
 
+export interface MetricsOptions {
+  /** A cluster's process: its process metrics are labelled `worker`, and scrapes cover the cluster. */
+  worker?: string;
+  /** Gathers the whole cluster's metrics (a cluster worker). */
+  scrapeCluster?: () => Promise<string>;
+}
+
 /** A fresh registry per app, so that tests and several apps in one process never share counters. */
-export function createMetrics(): Metrics {
+export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'enrich_' });
+  const labels = options.worker === undefined ? {} : { worker: options.worker };
+  collectDefaultMetrics({ register: registry, prefix: 'enrich_', labels });
   const http = new HttpTally();
   register(
     registry,
@@ -134,6 +144,7 @@ export function createMetrics(): Metrics {
   );
   return {
     registry,
+    scrape: options.scrapeCluster ?? (() => registry.metrics()),
     http,
     lookups,
     limitBackendErrors: new Counter({

@@ -1,7 +1,10 @@
 // The only file that listens: starts the app on a configured store and shuts down gracefully on SIGTERM/SIGINT.
+
+import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { JournalFolder } from './accounting/folder.js';
 import { buildApp } from './app.js';
+import { answerMetricsRequests, scrapeCluster } from './cluster-metrics.js';
 import type { Config } from './config.js';
 import { openLimits } from './limits/open.js';
 import { createMetrics } from './metrics.js';
@@ -18,7 +21,10 @@ export async function startServer(config: Config, store: Store): Promise<Running
   // What a process that died left in the journal is folded in before serving: the quota counts this
   // server reads from the store then include every lookup that process answered.
   if (config.accounting !== false) await new JournalFolder(store, config.journalDir).fold();
-  const metrics = createMetrics();
+  const metrics = cluster.isWorker
+    ? createMetrics({ worker: String(cluster.worker!.id), scrapeCluster })
+    : createMetrics();
+  if (cluster.isWorker) answerMetricsRequests(metrics.registry);
   const limits = await openLimits(config, store, metrics);
   const app = await buildApp({
     store,

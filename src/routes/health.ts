@@ -31,7 +31,6 @@ export function registerHealth(app: FastifyInstance, store: Store, metrics: Metr
   app.get(
     '/metrics',
     { schema: { tags: ['operations'], summary: 'Prometheus metrics' } },
-    async (_request, reply) =>
-      reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+    async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.scrape()),
   );
 }

@@ -81,6 +81,27 @@ describe('enrich serve --workers 2 without Redis', () => {
     expect(statuses.filter((s) => s === 402)).toHaveLength(40);
   });
 
+  it('answers every /metrics scrape with the sum over all workers, process metrics labelled per worker', async () => {
+    const key = enrich(['keys', 'create', '--name', 'counted', '--rate', '1000', '--db', db]);
+    const counted = key.stdout.trim().split('\n').at(-1)!;
+    // Fresh connections, so that the lookups spread over both workers.
+    const statuses = await Promise.all(Array.from({ length: 40 }, () => lookupStatus(server.url, counted)));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const matched = (text: string) =>
+      Number(/^enrich_lookups_total\{entity="people",outcome="matched"\} (\d+)$/m.exec(text)?.[1]);
+    const scrapes = await Promise.all(
+      Array.from({ length: 6 }, async () =>
+        (await fetch(`${server.url}/metrics`, { headers: { connection: 'close' } })).text(),
+      ),
+    );
+    const counts = scrapes.map(matched);
+    // Every scrape sees the same total (earlier tests' lookups included), never one worker's share.
+    expect(new Set(counts).size).toBe(1);
+    expect(counts[0]).toBeGreaterThanOrEqual(40);
+    const workers = [...scrapes[0]!.matchAll(/^enrich_process_resident_memory_bytes\{worker="([^"]+)"\}/gm)];
+    expect(workers.map((m) => m[1]).sort()).toEqual(['1', '2', 'primary']);
+  });
+
   it('replaces a worker that dies', async () => {
     const [victim] = childrenOf(server.child.pid!);
     process.kill(victim!, 'SIGKILL');

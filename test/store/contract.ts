@@ -388,6 +388,43 @@ export function describeStoreContract(
       expect(await store.suppressedHashes('people')).toEqual(new Set());
     });
 
+    it('folds a run of the accounting journal once, whatever offset a late folder believes in', async () => {
+      const entry = (n: number) => ({
+        at: `2026-11-23T10:00:0${n}.000Z`,
+        key_id: 'kj',
+        operation: 'people' as const,
+        params: ['id'],
+        matched: [`fp${n}`],
+        status: 200,
+      });
+      const run = (n: number) => ({
+        audit: [entry(n)],
+        usage: [
+          {
+            key_id: 'kj',
+            day: '2026-11-23',
+            operation: 'people' as const,
+            requests: 1,
+            matched: 1,
+            not_found: 0,
+            ambiguous: 0,
+            rejected: 0,
+          },
+        ],
+        quota: new Map([['2026-11', new Map([['kj', 1]])]]),
+      });
+      expect(await store.journalOffset('seg-1')).toBe(0);
+      expect(await store.foldJournal('seg-1', 0, 100, run(1))).toBe(true);
+      expect(await store.foldJournal('seg-1', 0, 100, run(1))).toBe(false); // another folder got there first
+      expect(await store.foldJournal('seg-1', 100, 180, run(2))).toBe(true);
+      expect(await store.journalOffset('seg-1')).toBe(180);
+      expect((await store.audit({ keyId: 'kj' })).map((e) => e.matched)).toEqual([['fp1'], ['fp2']]);
+      expect(await store.quotaUsed('kj', '2026-11')).toBe(2);
+      expect((await store.usage({ keyId: 'kj' }))[0]).toMatchObject({ requests: 2, matched: 2 });
+      await store.forgetJournal('seg-1');
+      expect(await store.journalOffset('seg-1')).toBe(0);
+    });
+
     it('answers a ping', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
     });

@@ -9,12 +9,15 @@ export interface WriterId {
   started: number;
 }
 
-/** The 22nd field of /proc/PID/stat: when the process started. The command (field 2) may hold spaces. */
-function startTime(pid: number): number | undefined {
+/**
+ * From /proc/PID/stat: the 22nd field, when the process started, and the 3rd, its state (`Z`: a zombie,
+ * dead but not yet reaped by its parent). The command (field 2) may hold spaces.
+ */
+function processStat(pid: number): { started: number; zombie: boolean } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[19]);
+    return { started: Number(fields[19]), zombie: fields[0] === 'Z' || fields[0] === 'X' };
   } catch {
     return undefined;
   }
@@ -24,11 +27,11 @@ let self: WriterId | undefined;
 
 /** This process. */
 export function thisWriter(): WriterId {
-  self ??= { pid: process.pid, started: startTime(process.pid) ?? 0 };
+  self ??= { pid: process.pid, started: processStat(process.pid)?.started ?? 0 };
   return self;
 }
 
-/** True while the process is running: same pid, same start time where the system tells it. */
+/** True while the process is running (not a zombie): same pid, same start time where the system tells it. */
 export function isAlive(writer: WriterId): boolean {
   if (writer.pid <= 0) return false;
   if (writer.pid === process.pid) return writer.started === thisWriter().started;
@@ -37,6 +40,7 @@ export function isAlive(writer: WriterId): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  const started = startTime(writer.pid);
-  return started === undefined || writer.started === 0 || started === writer.started;
+  const stat = processStat(writer.pid);
+  if (stat === undefined) return true; // no /proc: the signal said it runs
+  return !stat.zombie && (writer.started === 0 || stat.started === writer.started);
 }

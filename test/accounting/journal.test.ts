@@ -1,0 +1,149 @@
+// The accounting journal: lines that round-trip, runs folded into the store exactly once whoever folds
+// them, and segments of processes that are gone folded in and deleted.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LookupRecord } from '../../src/accounting/accounting.js';
+import { JournalFolder } from '../../src/accounting/folder.js';
+import { JournalWriter } from '../../src/accounting/journal.js';
+import { foldLines, journalLine, parseJournalLine } from '../../src/accounting/journal-format.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
+import type { Store } from '../../src/store/store.js';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enrich-journal-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const lookup = (n: number, status = 200): LookupRecord => ({
+  at: Date.UTC(2026, 10, 23, 10, 0, 0, n),
+  keyId: 'key_abc',
+  operation: 'people',
+  params: ['id'],
+  matched: status === 200 ? [`fp${n}`] : [],
+  status,
+});
+
+/** The pid of a process that has exited: its segments are a crashed server's. */
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  }).stdout as unknown as number;
+}
+
+describe('a journal line', () => {
+  it('reads back as the lookup it records', () => {
+    const word = fc.stringMatching(/^[A-Za-z0-9_-]{1,16}$/);
+    fc.assert(
+      fc.property(
+        fc.record({
+          at: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+          keyId: word,
+          operation: fc.constantFrom('people' as const, 'company' as const),
+          params: fc.array(word, { maxLength: 4 }),
+          matched: fc.array(word, { maxLength: 11 }),
+          status: fc.integer({ min: 200, max: 599 }),
+        }),
+        (record) => {
+          const line = journalLine(record);
+          expect(line.endsWith('\n')).toBe(true);
+          expect(parseJournalLine(line.slice(0, -1))).toEqual(record);
+        },
+      ),
+    );
+  });
+
+  it('folds into audit entries, usage by outcome and quota counts of matched lookups only', () => {
+    const text = [lookup(1), lookup(2, 404), lookup(3, 409), lookup(4, 400), lookup(5, 503)]
+      .map(journalLine)
+      .join('');
+    const folded = foldLines(`${text}1234\tkey_abc\tpeo`); // an unfinished last line is no lookup
+    expect(folded.audit).toHaveLength(5);
+    expect(folded.audit[0]).toEqual({
+      at: '2026-11-23T10:00:00.001Z',
+      key_id: 'key_abc',
+      operation: 'people',
+      params: ['id'],
+      matched: ['fp1'],
+      status: 200,
+    });
+    expect(folded.usage).toEqual([
+      {
+        key_id: 'key_abc',
+        day: '2026-11-23',
+        operation: 'people',
+        requests: 5,
+        matched: 1,
+        not_found: 1,
+        ambiguous: 1,
+        rejected: 1,
+      },
+    ]);
+    expect(folded.quota).toEqual(new Map([['2026-11', new Map([['key_abc', 1]])]]));
+  });
+});
+
+describe('folding the journal', () => {
+  let store: Store;
+  afterEach(() => store.close());
+
+  it('counts each run once, however many folders try it at once', async () => {
+    const dir = tempDir();
+    store = openSqliteStore(join(dir, 'enrich.db'));
+    const writer = new JournalWriter(join(dir, 'journal'));
+    for (let n = 0; n < 300; n++) writer.append(journalLine(lookup(n)));
+    writer.commit();
+    const folders = Array.from({ length: 4 }, () => new JournalFolder(store, join(dir, 'journal')));
+    await Promise.all(folders.map((f) => f.fold()));
+    await Promise.all(folders.map((f) => f.fold()));
+    expect(await store.audit({ keyId: 'key_abc' })).toHaveLength(300);
+    expect(await store.quotaUsed('key_abc', '2026-11')).toBe(300);
+    expect((await store.usage({ keyId: 'key_abc' }))[0]).toMatchObject({ requests: 300, matched: 300 });
+  });
+
+  it('folds a live segment as it grows, and deletes it once sealed and folded', async () => {
+    const dir = tempDir();
+    store = openSqliteStore(join(dir, 'enrich.db'));
+    const journal = join(dir, 'journal');
+    const writer = new JournalWriter(journal);
+    const folder = new JournalFolder(store, journal);
+    writer.append(journalLine(lookup(1)));
+    writer.commit();
+    expect(await folder.fold()).toBe(1);
+    writer.append(journalLine(lookup(2)));
+    writer.close();
+    expect(await folder.fold()).toBe(1);
+    expect(readdirSync(journal)).toEqual([]);
+    expect(await store.audit({})).toHaveLength(2);
+  });
+
+  it('folds what a process that is gone left behind, drops its unfinished last line, and deletes it', async () => {
+    const dir = tempDir();
+    store = openSqliteStore(join(dir, 'enrich.db'));
+    const journal = join(dir, 'journal');
+    mkdirSync(journal);
+    const crashed = `${deadPid()}-0-1.journal`;
+    writeFileSync(join(journal, crashed), `${journalLine(lookup(7))}${journalLine(lookup(8))}1795\tkey_a`);
+    expect(await new JournalFolder(store, journal).fold()).toBe(2);
+    expect(readdirSync(journal)).toEqual([]);
+    expect((await store.audit({})).map((e) => e.matched)).toEqual([['fp7'], ['fp8']]);
+  });
+
+  it('leaves the segments of another live process to it', async () => {
+    const dir = tempDir();
+    store = openSqliteStore(join(dir, 'enrich.db'));
+    const journal = join(dir, 'journal');
+    mkdirSync(journal);
+    writeFileSync(join(journal, `${process.ppid}-0-1.journal`), journalLine(lookup(9)));
+    expect(await new JournalFolder(store, journal).fold()).toBe(0);
+    expect(readdirSync(journal)).toHaveLength(1);
+  });
+});

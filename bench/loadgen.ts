@@ -1,8 +1,11 @@
-// Runs one load test from a separate process (bench/load.ts) and samples the server's CPU while it measures.
+// Runs one load test — wrk, or autocannon in a separate process (bench/load.ts) when wrk is missing — and
+// samples the server's CPU while it measures.
 import path from 'node:path';
 import { spawnChild, waitForLine } from './children.js';
 import { type LoadResult, type LoadSpec, MEASURING } from './load-protocol.js';
+import { say } from './log.js';
 import { machineBusySeconds, treeCpuSeconds } from './system.js';
+import { runWrk, WRK_MISSING, wrkAvailable } from './wrk.js';
 
 const LOAD_SCRIPT = path.join(import.meta.dirname, 'load.ts');
 
@@ -23,6 +26,51 @@ export interface Measured extends LoadResult {
  * database on this machine); time-boxed to its duration + 60 s.
  */
 export async function runLoad(spec: LoadSpec, serverPids: readonly number[]): Promise<Measured> {
+  return useWrk() ? runLoadWith(wrkRun(spec), serverPids) : runAutocannon(spec, serverPids);
+}
+
+let wrkChecked: boolean | undefined;
+
+/** wrk when installed (said once when it is not). */
+function useWrk(): boolean {
+  if (wrkChecked === undefined) {
+    wrkChecked = wrkAvailable();
+    if (!wrkChecked) say(WRK_MISSING);
+  }
+  return wrkChecked;
+}
+
+/** A wrk run, with the moment its measured part starts. */
+function wrkRun(spec: LoadSpec) {
+  let started: () => void = () => {};
+  const measuring = new Promise<void>((resolve) => (started = resolve));
+  return { measuring, result: runWrk(spec, () => started()) };
+}
+
+/** Samples the server's and the machine's CPU over the measured part of a run. */
+async function runLoadWith(
+  run: { measuring: Promise<void>; result: Promise<LoadResult> },
+  serverPids: readonly number[],
+): Promise<Measured> {
+  await run.measuring;
+  const serverCpuSeconds = () => serverPids.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
+  const serverBefore = serverCpuSeconds();
+  const machineBefore = machineBusySeconds();
+  const from = performance.now();
+  const result = await run.result;
+  const serverCpu = serverCpuSeconds() - serverBefore;
+  const machineCpu = machineBusySeconds() - machineBefore;
+  const wallSeconds = (performance.now() - from) / 1000;
+  return {
+    ...result,
+    serverCores: serverCpu / result.seconds,
+    loadCores: result.loadCpuSeconds / result.seconds,
+    otherCores: Math.max(0, machineCpu - serverCpu - result.loadCpuSeconds) / wallSeconds,
+  };
+}
+
+/** The fallback: autocannon in a process of its own (bench/load.ts). */
+async function runAutocannon(spec: LoadSpec, serverPids: readonly number[]): Promise<Measured> {
   const child = spawnChild('load generator', process.execPath, ['--import', 'tsx', LOAD_SCRIPT]);
   try {
     let output = '';

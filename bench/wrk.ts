@@ -1,0 +1,121 @@
+// Load with wrk (Debian package `wrk`): a C load generator that leaves the server its core. One thread,
+// each request the next of the spec's paths, results written by the script's done() as one JSON line.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { LoadResult, LoadSpec } from './load-protocol.js';
+import { cpuSeconds } from './system.js';
+
+/** True when `wrk` can be run here. */
+export function wrkAvailable(): boolean {
+  return spawnSync('wrk', ['--version']).error === undefined;
+}
+
+export const WRK_MISSING =
+  'wrk is not installed: `apt-get install wrk` (Debian) gives the C load generator the benchmark uses; falling back to autocannon, whose JavaScript client needs a core of its own';
+
+/** The script: cycles through the paths; `DELAY` ms between a connection's requests when rate-limited. */
+const SCRIPT = `
+local paths = {}
+for line in io.lines(os.getenv("ENRICH_PATHS")) do paths[#paths + 1] = line end
+local i = tonumber(os.getenv("ENRICH_OFFSET") or "0")
+local pause = tonumber(os.getenv("ENRICH_DELAY") or "0")
+request = function()
+  i = i + 1
+  if i > #paths then i = 1 end
+  return wrk.format("GET", paths[i])
+end
+if pause > 0 then delay = function() return pause end end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"durationUs":%d,"status":%d,"errors":%d,"p50":%d,"p99":%d}\\n',
+    summary.requests, summary.duration, e.status, e.connect + e.read + e.write + e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
+`;
+
+interface WrkRun {
+  requests: number;
+  durationUs: number;
+  /** Responses with a status of 400 or more. */
+  status: number;
+  errors: number;
+  p50: number;
+  p99: number;
+}
+
+/** One wrk run; `onStart` is told its pid once it runs (to sample its CPU). */
+function wrk(
+  spec: LoadSpec,
+  seconds: number,
+  files: { script: string; paths: string },
+  connections: number,
+  delayMs: number,
+  onStart?: (pid: number) => void,
+): Promise<{ run: WrkRun; cpuSeconds: number }> {
+  const headers = Object.entries(spec.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', ...headers];
+  const child = spawn('wrk', [...args, '-s', files.script, `${spec.origin}/`], {
+    env: { ...process.env, ENRICH_PATHS: files.paths, ENRICH_DELAY: String(delayMs) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  onStart?.(child.pid!);
+  let out = '';
+  let err = '';
+  let cpu = 0;
+  const sampler = setInterval(() => {
+    cpu = Math.max(cpu, cpuSeconds(child.pid!) || 0);
+  }, 100);
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (err += text));
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => {
+      clearInterval(sampler);
+      const line = out.trim().split('\n').at(-1) ?? '';
+      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`wrk exited ${code}: ${err || out}`));
+      resolve({ run: JSON.parse(line) as WrkRun, cpuSeconds: cpu });
+    });
+  });
+}
+
+/**
+ * Runs `spec` with wrk: the warm-up, then the measured run (`onMeasuring` is called as it starts). With
+ * `overallRate`, each connection pauses 1 ms between requests and the number of connections is set by a
+ * short calibration run so that together they offer about that rate (wrk paces in whole milliseconds).
+ */
+export async function runWrk(spec: LoadSpec, onMeasuring: () => void): Promise<LoadResult> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'enrich-wrk-'));
+  try {
+    const files = { script: path.join(dir, 'paths.lua'), paths: path.join(dir, 'paths.txt') };
+    writeFileSync(files.script, SCRIPT);
+    writeFileSync(files.paths, `${spec.paths.join('\n')}\n`);
+    let connections = spec.connections;
+    let delayMs = 0;
+    if (spec.overallRate !== undefined) {
+      delayMs = 1;
+      const probe = await wrk(spec, Math.max(2, spec.warmup), files, connections, delayMs);
+      const achieved = probe.run.requests / (probe.run.durationUs / 1e6);
+      connections = Math.max(1, Math.round((connections * spec.overallRate) / Math.max(1, achieved)));
+    } else if (spec.warmup > 0) {
+      await wrk(spec, spec.warmup, files, connections, delayMs);
+    }
+    onMeasuring();
+    const { run, cpuSeconds } = await wrk(spec, spec.duration, files, connections, delayMs);
+    const seconds = run.durationUs / 1e6;
+    const ok = run.requests - run.status;
+    return {
+      seconds,
+      rps: ok / seconds,
+      ok,
+      non2xx: run.status,
+      errors: run.errors,
+      p50Ms: run.p50 / 1000,
+      p99Ms: run.p99 / 1000,
+      autocannonP99Ms: Number.NaN,
+      loadCpuSeconds: cpuSeconds,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -22,10 +22,10 @@ export interface Sizes {
 }
 
 /** `enrich generate` into `dir`: DIR/people.ndjson and DIR/companies.ndjson. */
-export async function generate(dir: string, sizes: Sizes, timeoutMs: number): Promise<void> {
+export async function generate(dir: string, sizes: Sizes, timeoutMs: number, gzip = false): Promise<void> {
   const { people, companies, seed } = sizes;
   const args = ['generate', '--people', `${people}`, '--companies', `${companies}`, '--seed', `${seed}`];
-  await enrich('enrich generate', [...args, '--out', dir], timeoutMs);
+  await enrich('enrich generate', [...args, '--out', dir, ...(gzip ? ['--gzip'] : [])], timeoutMs);
 }
 
 export interface ImportSummary {

@@ -6,11 +6,12 @@ import { progressBar } from './progress.js';
 export function registerGenerate(program: Command) {
   program
     .command('generate')
-    .description('write DIR/companies.ndjson and DIR/people.ndjson, deterministic for a seed')
+    .description('write DIR/companies.ndjson and DIR/people.ndjson (or .ndjson.gz), deterministic for a seed')
     .requiredOption('--companies <n>', 'number of companies', wholeNumber(1))
     .requiredOption('--people <n>', 'number of people', wholeNumber(0))
     .option('--seed <n>', 'seed (default 1)', wholeNumber(0), 1)
     .requiredOption('--out <dir>', 'output directory')
+    .option('--gzip', 'write companies.ndjson.gz and people.ndjson.gz (enrich import reads either)')
     .action(async (opts) => {
       const { writeDataset } = await import('../generate/index.js');
       const bar = progressBar('generate', 'records');
@@ -20,6 +21,7 @@ export function registerGenerate(program: Command) {
         people: opts.people,
         seed: opts.seed,
         out: opts.out,
+        gzip: opts.gzip ?? false,
         onProgress: (done: number, total: number) => bar.update(done, total),
       }).finally(() => bar.stop());
       const seconds = (Date.now() - started) / 1000;

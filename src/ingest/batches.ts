@@ -1,6 +1,6 @@
 // An NDJSON file as batches of records ready to store, with the lines rejected on the way.
 import type { Entity, RecordToStore } from '../store/store.js';
-import { openNdjson } from './lines.js';
+import { isBlank, LineSplitter, openNdjson } from './lines.js';
 import { Invalid, prepareLine } from './prepare.js';
 
 export interface Rejection {
@@ -23,56 +23,79 @@ export interface PreparedBatch {
   totalBytes: number;
 }
 
-/** Where to pick a file up: after `lines` lines, `read` of them non-blank, prepared elsewhere. */
+/** Where to pick a file up: after `lines` lines (a whole number of batches), `read` of them non-blank. */
 export interface BatchStart {
   lines: number;
   read: number;
 }
 
+/** Which batches a reader prepares: of the batches after `start`, those numbered `worker` modulo `workers`. */
+export interface BatchShare {
+  start: BatchStart;
+  worker: number;
+  workers: number;
+}
+
+const WHOLE: BatchShare = { start: { lines: 0, read: 0 }, worker: 0, workers: 1 };
+
 /**
- * Reads, validates and indexes `file` in this thread. Every batch but the last holds exactly
- * `batchSize` records; the last holds fewer (or none, to carry the final rejections and counts).
- * Lines up to `start.lines` are only counted.
+ * Reads, validates and indexes `file`. Batch k holds the records of lines k·batchSize + 1 to
+ * (k + 1)·batchSize (so at most `batchSize`), the lines of that range it rejected, and the counts at its
+ * end; a file whose line count is a multiple of `batchSize` ends with that full batch, any other file
+ * with a shorter one (an empty file: one empty batch, to carry the counts). With a `share`, lines up to
+ * `share.start` are skipped and only this reader's batches are prepared: every reader still counts every
+ * line (without decoding the others'), so batches and counts are the same however the work is shared.
  */
 export async function* prepareBatches(
   entity: Entity,
   file: string,
   batchSize: number,
-  start: BatchStart = { lines: 0, read: 0 },
+  share: BatchShare = WHOLE,
 ): AsyncGenerator<PreparedBatch> {
   const source = await openNdjson(file);
+  const { start, worker, workers } = share;
   let line = 0;
   let read = start.read;
   let records: RecordToStore[] = [];
   let rejections: Rejection[] = [];
-  const take = (): PreparedBatch => {
-    const batch = {
+  const ready: PreparedBatch[] = [];
+  const take = () => {
+    ready.push({
       records,
       rejections,
       lines: line,
       read,
       bytesRead: source.bytesRead(),
       totalBytes: source.totalBytes,
-    };
+    });
     records = [];
     rejections = [];
-    return batch;
   };
-  for await (const lines of source.lines()) {
-    for (const raw of lines) {
-      line++;
-      if (line <= start.lines) continue;
-      const text = raw.trim();
-      if (text === '') continue;
+  const mine = () => Math.floor((line - 1 - start.lines) / batchSize) % workers === worker;
+  const onLine = (buffer: Buffer, from: number, to: number) => {
+    line++;
+    if (line <= start.lines) return;
+    if (!mine()) {
+      if (!isBlank(buffer, from, to)) read++;
+      return;
+    }
+    const text = buffer.toString('utf8', from, to).trim();
+    if (text !== '') {
       read++;
       const outcome = prepareLine(entity, text);
-      if (outcome instanceof Invalid) {
-        rejections.push({ line, path: outcome.path, message: outcome.message });
-        continue;
-      }
-      records.push(outcome);
-      if (records.length >= batchSize) yield take();
+      if (outcome instanceof Invalid) rejections.push({ line, path: outcome.path, message: outcome.message });
+      else records.push(outcome);
     }
+    if ((line - start.lines) % batchSize === 0) take();
+  };
+  const lines = new LineSplitter(onLine);
+  for await (const chunk of source.chunks()) {
+    lines.push(chunk);
+    yield* ready.splice(0);
   }
-  yield take();
+  lines.end();
+  // The last, shorter batch (or the only one of an empty file), when it is this reader's.
+  const last = line - start.lines;
+  if ((last % batchSize !== 0 || last === 0) && (last === 0 ? worker === 0 : mine())) take();
+  yield* ready.splice(0);
 }

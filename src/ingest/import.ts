@@ -55,15 +55,21 @@ export async function importFile(
   let imported = 0;
   let rejected = 0;
   let suppressed = 0;
-  for await (const batch of batches) {
-    for (const rejection of batch.rejections) opts.onReject?.(rejection);
-    rejected += batch.rejections.length;
-    const records = batch.records.filter((record) => !suppression.isSuppressed(record));
-    suppressed += batch.records.length - records.length;
-    if (records.length > 0) await store.upsert(entity, records);
-    imported += records.length;
-    opts.onProgress?.({ lines: batch.lines, bytesRead: batch.bytesRead, totalBytes: batch.totalBytes });
-    last = batch;
+  // Into an empty entity: records only, indexes built once at the end (SQLite).
+  const bulk = await store.beginBulkLoad?.(entity);
+  try {
+    for await (const batch of batches) {
+      for (const rejection of batch.rejections) opts.onReject?.(rejection);
+      rejected += batch.rejections.length;
+      const records = batch.records.filter((record) => !suppression.isSuppressed(record));
+      suppressed += batch.records.length - records.length;
+      if (records.length > 0) await (bulk ? bulk.upsert(records) : store.upsert(entity, records));
+      imported += records.length;
+      opts.onProgress?.({ lines: batch.lines, bytesRead: batch.bytesRead, totalBytes: batch.totalBytes });
+      last = batch;
+    }
+  } finally {
+    await bulk?.finish();
   }
   const seconds = (performance.now() - started) / 1000;
   return { read: last?.read ?? 0, imported, rejected, suppressed, seconds };

@@ -1,7 +1,6 @@
-// Reads an NDJSON file as batches of text lines, gunzipping it when it starts with the gzip magic bytes.
+// Reads an NDJSON file as raw chunks of bytes, gunzipping it when it starts with the gzip magic bytes.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 
 /** Bytes read per chunk: big enough that per-chunk overhead vanishes next to per-line work. */
@@ -10,10 +9,12 @@ const CHUNK_BYTES = 1 << 20;
 export interface NdjsonSource {
   /** Size of the file on disk (compressed, when it is gzip). */
   readonly totalBytes: number;
+  /** True when the file is gzip (each reader then decompresses all of it). */
+  readonly gzip: boolean;
   /** Bytes of the file read so far, comparable with totalBytes. */
   bytesRead(): number;
-  /** Every line in file order, in batches, blank ones included so that line numbers hold; without `\n`. */
-  lines(): AsyncIterable<string[]>;
+  /** The (decompressed) bytes of the file, in order. */
+  chunks(): AsyncIterable<Buffer>;
 }
 
 async function inspect(file: string): Promise<{ size: number; gzip: boolean }> {
@@ -27,48 +28,71 @@ async function inspect(file: string): Promise<{ size: number; gzip: boolean }> {
   }
 }
 
-/**
- * Splits decoded text on `\n`. A line longer than a chunk is gathered in parts and joined once,
- * so a huge line costs linear time.
- */
-async function* splitLines(chunks: AsyncIterable<Buffer>): AsyncIterable<string[]> {
-  const decoder = new StringDecoder('utf8');
-  let pending: string[] = [];
-  for await (const chunk of chunks) {
-    const text = decoder.write(chunk);
-    if (!text.includes('\n')) {
-      pending.push(text);
-      continue;
-    }
-    const lines = text.split('\n');
-    pending.push(lines[0]!);
-    lines[0] = pending.join('');
-    pending = [lines.pop()!];
-    yield lines;
-  }
-  const last = pending.join('') + decoder.end();
-  if (last.length > 0) yield [last];
-}
-
 /** Opens an NDJSON file, plain or gzip (detected by content, not by name). */
 export async function openNdjson(file: string): Promise<NdjsonSource> {
   const { size, gzip } = await inspect(file);
   const raw = createReadStream(file, { highWaterMark: CHUNK_BYTES });
   return {
     totalBytes: size,
+    gzip,
     bytesRead: () => raw.bytesRead,
-    async *lines() {
+    async *chunks() {
       try {
         if (!gzip) {
-          yield* splitLines(raw);
+          yield* raw as AsyncIterable<Buffer>;
           return;
         }
         const gunzip = createGunzip({ chunkSize: CHUNK_BYTES });
         raw.on('error', (error) => gunzip.destroy(error));
-        yield* splitLines(raw.pipe(gunzip));
+        yield* raw.pipe(gunzip) as AsyncIterable<Buffer>;
       } finally {
         raw.destroy();
       }
     },
   };
+}
+
+/**
+ * Splits chunks into lines as byte ranges, without decoding: `onLine(buffer, start, end)` for each, the
+ * `\n` excluded. A line split across chunks is joined first (a long line costs linear time).
+ */
+export class LineSplitter {
+  private carry: Buffer[] = [];
+
+  constructor(private readonly onLine: (buffer: Buffer, start: number, end: number) => void) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    let newline = chunk.indexOf(0x0a);
+    if (newline >= 0 && this.carry.length > 0) {
+      const joined = Buffer.concat([...this.carry, chunk.subarray(0, newline)]);
+      this.carry = [];
+      this.onLine(joined, 0, joined.length);
+      start = newline + 1;
+      newline = chunk.indexOf(0x0a, start);
+    }
+    while (newline >= 0) {
+      this.onLine(chunk, start, newline);
+      start = newline + 1;
+      newline = chunk.indexOf(0x0a, start);
+    }
+    if (start < chunk.length) this.carry.push(chunk.subarray(start));
+  }
+
+  /** The last line, when the file does not end with a newline. */
+  end(): void {
+    if (this.carry.length === 0) return;
+    const last = Buffer.concat(this.carry);
+    this.carry = [];
+    this.onLine(last, 0, last.length);
+  }
+}
+
+/** True when bytes [start, end) are all spaces, tabs or carriage returns: a blank line. */
+export function isBlank(buffer: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const byte = buffer[i];
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
+  }
+  return true;
 }

@@ -1,7 +1,7 @@
 // Worker thread: prepares batches (parse, validate, index) while the main thread writes the previous ones.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Entity } from '../store/store.js';
-import { type BatchStart, prepareBatches } from './batches.js';
+import { type BatchShare, prepareBatches } from './batches.js';
 import { packBatch } from './packed-batch.js';
 
 export interface PrepareWorkerInput {
@@ -16,12 +16,12 @@ const AHEAD = 2;
 const port = parentPort!;
 const { entity, file, batchSize } = workerData as PrepareWorkerInput;
 let credit = AHEAD;
-let start: BatchStart | undefined;
+let share: BatchShare | undefined;
 let wake: (() => void) | undefined;
-/** 'ack': the writer took a batch. A BatchStart: where to begin, once this thread is ready. */
-const onMessage = (message: 'ack' | BatchStart) => {
+/** 'ack': the writer took a batch. A BatchShare: where to begin and which batches, once this thread is ready. */
+const onMessage = (message: 'ack' | BatchShare) => {
   if (message === 'ack') credit++;
-  else start = message;
+  else share = message;
   wake?.();
 };
 port.on('message', onMessage);
@@ -29,8 +29,8 @@ port.on('message', onMessage);
 // No top-level await: from sources this file is loaded through tsx's CommonJS hook (see worker-batches.ts).
 async function run() {
   port.postMessage('ready');
-  while (start === undefined) await new Promise<void>((resolve) => (wake = resolve));
-  for await (const batch of prepareBatches(entity, file, batchSize, start)) {
+  while (share === undefined) await new Promise<void>((resolve) => (wake = resolve));
+  for await (const batch of prepareBatches(entity, file, batchSize, share)) {
     while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
     credit--;
     const packed = packBatch(batch);

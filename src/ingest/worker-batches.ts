@@ -1,13 +1,24 @@
-// Runs prepareBatches in a worker thread and hands its batches to the writer, one acknowledged at a time.
+// Runs prepareBatches in worker threads — each preparing every N-th batch — and hands their batches to
+// the writer in file order, each worker a couple of batches ahead at most.
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import type { Entity } from '../store/store.js';
 import { startWorker } from '../worker.js';
 import { type BatchStart, type PreparedBatch, prepareBatches } from './batches.js';
+import { openNdjson } from './lines.js';
 import { type PackedBatch, unpackBatch } from './packed-batch.js';
 import type { PrepareWorkerInput } from './prepare-worker.js';
 
+/** One worker thread and the batches it has sent that the writer has not taken yet. */
+interface Preparer {
+  worker: Worker;
+  queue: (PackedBatch | null)[];
+}
+
 /**
- * Like prepareBatches, with the parsing on another core. Memory stays bounded by the worker's credit.
- * The worker takes a few hundred milliseconds to load its modules; until it is ready, and for at most
+ * Like prepareBatches, with the parsing on other cores: `workers` threads (default: one per core, one for
+ * a gzip file, which each reader would decompress whole). Memory stays bounded by each worker's credit.
+ * A worker takes a few hundred milliseconds to load its modules; until they are ready, and for at most
  * `inlineBatches` batches, this thread prepares batches itself, then hands the rest of the file over.
  */
 export async function* prepareBatchesInWorker(
@@ -15,54 +26,63 @@ export async function* prepareBatchesInWorker(
   file: string,
   batchSize: number,
   inlineBatches = Number.POSITIVE_INFINITY,
+  workers?: number,
 ): AsyncGenerator<PreparedBatch> {
+  const count = workers ?? ((await openNdjson(file)).gzip ? 1 : Math.max(1, availableParallelism()));
   const input: PrepareWorkerInput = { entity, file, batchSize };
-  const worker = startWorker(import.meta.url, './prepare-worker', input);
-  const queue: (PackedBatch | null)[] = [];
-  let ready = false;
+  let ready = 0;
   let failure: Error | undefined;
-  let exited = false;
   let wake: (() => void) | undefined;
   const notify = () => wake?.();
-  worker.on('message', (message: 'ready' | PackedBatch | null) => {
-    if (message === 'ready') ready = true;
-    else queue.push(message);
-    notify();
-  });
-  worker.on('error', (error) => {
-    failure = error;
-    notify();
-  });
-  worker.on('exit', (code) => {
-    exited = true;
-    if (code !== 0) failure ??= new Error(`import worker exited with code ${code}`);
-    notify();
+  const preparers: Preparer[] = Array.from({ length: count }, () => {
+    const preparer: Preparer = { worker: startWorker(import.meta.url, './prepare-worker', input), queue: [] };
+    preparer.worker.on('message', (message: 'ready' | PackedBatch | null) => {
+      if (message === 'ready') ready++;
+      else preparer.queue.push(message);
+      notify();
+    });
+    preparer.worker.on('error', (error) => {
+      failure = error;
+      notify();
+    });
+    preparer.worker.on('exit', (code) => {
+      if (code !== 0) failure ??= new Error(`import worker exited with code ${code}`);
+      preparer.queue.push(null);
+      notify();
+    });
+    return preparer;
   });
   try {
     let start: BatchStart = { lines: 0, read: 0 };
-    let inline = 0;
     if (inlineBatches > 0) {
-      for await (const batch of prepareBatches(entity, file, batchSize)) {
-        yield batch;
-        if (batch.records.length < batchSize) return; // the last batch: the file is done
-        start = { lines: batch.lines, read: batch.read };
-        if (ready || ++inline >= inlineBatches) break;
+      const inline = prepareBatches(entity, file, batchSize);
+      let taken = 0;
+      for (;;) {
+        const next = await inline.next();
+        if (next.done) return; // the whole file, prepared here
+        yield next.value;
+        start = { lines: next.value.lines, read: next.value.read };
+        if (ready === count || ++taken >= inlineBatches) break;
       }
+      await inline.return(undefined);
     }
-    worker.postMessage(start);
-    for (;;) {
+    preparers.forEach(({ worker }, n) => {
+      worker.postMessage({ start, worker: n, workers: count });
+    });
+    for (let batch = 0; ; ) {
       if (failure) throw failure;
-      const next = queue.shift();
-      if (next === null) return;
-      if (next !== undefined) {
-        yield unpackBatch(next);
-        worker.postMessage('ack');
+      const preparer = preparers[batch % count]!;
+      const next = preparer.queue.shift();
+      if (next === null) return; // its next batch would start past the end of the file
+      if (next === undefined) {
+        await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
-      if (exited) throw new Error('import worker stopped before the end of the file');
-      await new Promise<void>((resolve) => (wake = resolve));
+      yield unpackBatch(next);
+      preparer.worker.postMessage('ack');
+      batch++;
     }
   } finally {
-    await worker.terminate();
+    await Promise.all(preparers.map(({ worker }) => worker.terminate()));
   }
 }

@@ -38,6 +38,13 @@ export interface RecordToStore extends StoredRecord {
   identifiers: Identifier[];
 }
 
+/** A bulk load under way: each batch is written in one transaction (crash safety per batch, as upsert). */
+export interface BulkLoad {
+  upsert(records: RecordToStore[]): Promise<void>;
+  /** Builds the indexes; must be called, even after a failure (the batches written are kept). */
+  finish(): Promise<void>;
+}
+
 export type Scope = 'people:read' | 'company:read';
 export const ALL_SCOPES: readonly Scope[] = ['people:read', 'company:read'];
 
@@ -145,6 +152,13 @@ export interface Store {
    * atomically with the record. A batch is wholly in or wholly out.
    */
   upsert(entity: Entity, records: RecordToStore[]): Promise<void>;
+  /**
+   * Starts a bulk load of an entity that holds no records (an import into an empty store): its batches
+   * are written without maintaining the identifier indexes, which `finish` builds once, sorted. Until
+   * then, lookups of the entity by identifier may not find what the load has written (by id they do).
+   * Undefined when the entity is not empty, or the backend has no faster way (PostgreSQL: COPY already).
+   */
+  beginBulkLoad?(entity: Entity): Promise<BulkLoad | undefined>;
   /** Removes records and their identifiers; returns how many existed. */
   delete(entity: Entity, ids: string[]): Promise<number>;
   /** Every stored body, in id order. */

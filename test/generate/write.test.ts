@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeDataset } from '../../src/generate/index.js';
 
@@ -33,6 +34,24 @@ describe('writeDataset', () => {
     expect(JSON.parse(people[0]!).id).toMatch(/^fp\d{12}$/);
     expect(progress.at(-1)).toEqual([25_120, 25_120]);
     expect(progress.length).toBeGreaterThan(1);
+  });
+
+  it('writes the same records gzip-compressed with gzip, as .ndjson.gz', async () => {
+    const plain = await writeDataset({ companies: 10, people: 50, seed: 4, out: path.join(root, 'plain') });
+    const zipped = await writeDataset({
+      companies: 10,
+      people: 50,
+      seed: 4,
+      out: path.join(root, 'gz'),
+      gzip: true,
+    });
+    expect(zipped.files).toEqual([
+      path.join(root, 'gz', 'companies.ndjson.gz'),
+      path.join(root, 'gz', 'people.ndjson.gz'),
+    ]);
+    zipped.files.forEach((file, i) => {
+      expect(gunzipSync(readFileSync(file)).toString('utf8')).toBe(readFileSync(plain.files[i]!, 'utf8'));
+    });
   });
 
   it('writes the same bytes twice for one seed', async () => {

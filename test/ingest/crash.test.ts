@@ -33,7 +33,7 @@ async function importAndKill(db: string, file: string, killAfter: number): Promi
   return reported;
 }
 
-describe('an import killed part-way', () => {
+describe('an import killed part-way (a bulk load: the store was empty)', () => {
   let dir: string;
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -57,6 +57,9 @@ describe('an import killed part-way', () => {
       expect(JSON.parse(body).id).toBe(personId(n));
       expect(await store.findIds('people', 'work_email', workEmail(n), 2)).toEqual([personId(n)]);
       expect(await store.findIds('people', 'linkedin', linkedinSlug(n), 2)).toEqual([personId(n)]);
+      // The serving index, rebuilt from SQLite by the process that opened the store after the crash.
+      const served = await store.findRecords('people', 'work_email', workEmail(n), 2);
+      expect(served.map((r) => r.id)).toEqual([personId(n)]);
       n++;
     }
     expect(n).toBe(count);

@@ -44,6 +44,17 @@ describe('prepareBatchesInWorker', () => {
     },
   );
 
+  it.each([1, 2, 3])(
+    'matches preparing in this thread when %s workers share the batches',
+    async (workers) => {
+      const expected = await collect(prepareBatches('people', file, 2));
+      expect(await collect(prepareBatchesInWorker('people', file, 2, 0, workers))).toEqual(expected);
+      expect(await collect(prepareBatchesInWorker('people', file, 3, 1, workers))).toEqual(
+        await collect(prepareBatches('people', file, 3)),
+      );
+    },
+  );
+
   it('reports a failure in the worker', async () => {
     await expect(collect(prepareBatchesInWorker('people', join(dir, 'missing'), 2, 0))).rejects.toThrow(
       /ENOENT/,

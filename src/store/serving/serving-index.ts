@@ -1,8 +1,10 @@
 // The serving index: every record's stored bytes by id and by each normalised identifier, in LMDB beside
 // the SQLite file — read without SQL, from memory-mapped pages that every process of the machine shares.
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { type Database, open, type RootDatabase } from 'lmdb';
 import type { Entity, IdentifierKind, ServedRecord } from '../store.js';
+import { buildEntity, type EntityDbs, encodeRow, identsOf } from './build.js';
 import { CROWDED, listedIds, withId, withoutId } from './id-lists.js';
 import { isAlive, thisWriter, type WriterId } from './writers.js';
 
@@ -30,6 +32,12 @@ export interface IndexSource {
   rows(entity: Entity, ids: readonly string[]): SourceRow[];
   /** Up to `limit` rows after `afterId`, in id order. */
   page(entity: Entity, afterId: string, limit: number): SourceRow[];
+  /** Up to `limit` identifier rows `[kind code, value, id]` after (kind, value), in that order. */
+  identPage(
+    entity: Entity,
+    after: [number, string] | undefined,
+    limit: number,
+  ): Array<[number, string, string]>;
 }
 
 /** What a write changes: the records of an entity, or the API keys (which servers hold in memory). */
@@ -42,31 +50,25 @@ interface Intent {
   ids: string[];
 }
 
+/** Per entity: ready for lookups, or being built (by this writer) and read from SQLite meanwhile. */
 type State = 'ready' | { building: WriterId };
 
 /** Bump when the layout of the index changes: an index of another layout is rebuilt. */
-const LAYOUT = 2;
-const REBUILD_PAGE = 5_000;
+const LAYOUT = 3;
 const ENTITIES: readonly Entity[] = ['people', 'companies'];
+/**
+ * 16 KiB pages hold records of up to about 8 KB in the tree itself; with 4 KiB pages, a record of 2 KB
+ * or more took an overflow page of its own — twice the bytes written, four times the time per put.
+ */
+const PAGE_SIZE = 16_384;
 
-/** Record value: [etag length: u8][etag][idents length: u32 LE][idents JSON][body], all UTF-8. */
-function encodeRow(row: SourceRow): Buffer {
-  const etagBytes = Buffer.byteLength(row.etag, 'latin1');
-  const identsBytes = Buffer.byteLength(row.idents);
-  const bodyBytes = Buffer.byteLength(row.body);
-  const value = Buffer.allocUnsafe(5 + etagBytes + identsBytes + bodyBytes);
-  value[0] = etagBytes;
-  value.write(row.etag, 1, 'latin1');
-  value.writeUInt32LE(identsBytes, 1 + etagBytes);
-  value.write(row.idents, 5 + etagBytes, 'utf8');
-  value.write(row.body, 5 + etagBytes + identsBytes, 'utf8');
-  return value;
-}
+/** The flags every lookup reads, in one small value: [people ready: u8][companies ready: u8][keys version: u32 LE]. */
+const FLAGS_KEY = 's';
+const READY_AT: Record<Entity, number> = { people: 0, companies: 1 };
 
-function identsOf(value: Buffer): string {
-  const etagEnd = 1 + value[0]!;
-  return value.toString('utf8', etagEnd + 4, etagEnd + 4 + value.readUInt32LE(etagEnd));
-}
+/** The index keys of an identifier list: `<kind code>:<value>`. */
+const identKeys = (idents: string) =>
+  (JSON.parse(idents) as Array<[number, string]>).map(([kind, value]) => `${kind}:${value}`);
 
 /**
  * The record a value holds. `value` is lmdb's shared read buffer (getBinaryFast: no allocation), valid
@@ -81,45 +83,29 @@ function served(id: string, value: Buffer): ServedRecord {
   return { id, etag: value.toString('latin1', 1, etagEnd), body };
 }
 
-/** The flags every lookup reads, in one small value: [ready: u8][keys version: u32 LE]. */
-const FLAGS_KEY = 's';
-const flagsValue = (ready: boolean, keysVersion: number) => {
-  const value = Buffer.alloc(5);
-  value[0] = ready ? 1 : 0;
-  value.writeUInt32LE(keysVersion >>> 0, 1);
-  return value;
-};
-
-/** The index keys of an identifier list: `<kind code>:<value>`. */
-const identKeys = (idents: string) =>
-  (JSON.parse(idents) as Array<[number, string]>).map(([kind, value]) => `${kind}:${value}`);
-
-interface EntityDbs {
-  records: Database<Buffer, string>;
-  idents: Database<string, string>;
+interface Flags {
+  ready: Record<Entity, boolean>;
+  keys: number;
 }
 
 /**
- * Lookups read records here: by id, or through an identifier's ids, in one read transaction per
- * event-loop turn (lmdb-js renews it each turn). Writes follow the store of record: each write is
- * announced (an intent), the SQLite transaction commits while this index's write lock is held, and the
- * same changes are applied before the lock is released — so the index and SQLite change in the same
- * order, and a write whose process died half-way is found by its intent and repaired from SQLite.
- * Lookups fall back to SQLite while the index is not ready (being built, or never built).
+ * Lookups read records here: by id, or through an identifier's ids. Writes follow the store of record:
+ * each write is announced (an intent), the SQLite transaction commits while this index's write lock is
+ * held, and the same changes are applied before the lock is released — so the index and SQLite change in
+ * the same order, and a write whose process died half-way is found by its intent and repaired from
+ * SQLite. An entity's lookups fall back to SQLite while its part of the index is not ready (being built).
  */
 export class ServingIndex {
   private readonly dbs: Record<Entity, EntityDbs>;
   private readonly meta: Database<unknown, string>;
   private readonly flags: Database<Buffer, string>;
   private readonly intents: Database<Intent, string>;
-  private readonly kindCodes: Readonly<Record<IdentifierKind, number>>;
 
   private constructor(
     private readonly env: RootDatabase,
     private readonly source: IndexSource,
-    kindCodes: Readonly<Record<IdentifierKind, number>>,
+    private readonly kindCodes: Readonly<Record<IdentifierKind, number>>,
   ) {
-    this.kindCodes = kindCodes;
     const entity = (name: Entity): EntityDbs => ({
       records: env.openDB<Buffer, string>({ name, encoding: 'binary' }),
       idents: env.openDB<string, string>({ name: `${name}_ident`, encoding: 'string' }),
@@ -137,7 +123,15 @@ export class ServingIndex {
   static open(path: string, source: IndexSource, kindCodes: Readonly<Record<IdentifierKind, number>>) {
     // No fsync: the index is derived from SQLite, which is durable; after a machine crash that lost
     // its last transactions, the generation no longer matches SQLite's and the index is rebuilt.
-    const env = open({ path, noSync: true, maxDbs: 8, compression: false, cache: false });
+    const options = { path, noSync: true, maxDbs: 8, compression: false, cache: false, pageSize: PAGE_SIZE };
+    let env = open(options);
+    if ((env.getStats() as { pageSize: number }).pageSize !== PAGE_SIZE) {
+      // An index made with other pages (an earlier layout): a page size is fixed when the file is made.
+      env.close();
+      rmSync(path, { force: true });
+      rmSync(`${path}-lock`, { force: true });
+      env = open(options);
+    }
     return new ServingIndex(env, source, kindCodes);
   }
 
@@ -147,23 +141,41 @@ export class ServingIndex {
    * commit made anywhere before the run — a revocation, an import — is seen by it; the flags are then
    * remembered until the run's microtasks, and every read of the run is of that one snapshot.
    */
-  private seen: { ready: boolean; keys: number } | undefined;
+  private seen: Flags | undefined;
   private readonly forget = () => {
     this.seen = undefined;
   };
 
-  private current(): { ready: boolean; keys: number } {
+  private current(): Flags {
     if (this.seen) return this.seen;
     this.env.resetReadTxn();
-    const flags = this.flags.getBinaryFast(FLAGS_KEY);
-    this.seen = { ready: flags?.[0] === 1, keys: flags?.readUInt32LE(1) ?? 0 };
+    this.seen = this.readFlags(this.flags.getBinaryFast(FLAGS_KEY));
     queueMicrotask(this.forget);
     return this.seen;
   }
 
-  /** True when lookups may read the index: built, and not being rebuilt. */
-  ready(): boolean {
-    return this.current().ready;
+  private readFlags(value: Buffer | undefined): Flags {
+    return {
+      ready: { people: value?.[0] === 1, companies: value?.[1] === 1 },
+      keys: value?.readUInt32LE(2) ?? 0,
+    };
+  }
+
+  /** The flags as the latest snapshot (or this write) has them, bypassing what this run remembers. */
+  private flagsNow(): Flags {
+    return this.readFlags(this.flags.getBinary(FLAGS_KEY));
+  }
+
+  private setFlags(flags: Flags): void {
+    const value = Buffer.alloc(6);
+    for (const entity of ENTITIES) value[READY_AT[entity]] = flags.ready[entity] ? 1 : 0;
+    value.writeUInt32LE(flags.keys >>> 0, 2);
+    this.flags.putSync(FLAGS_KEY, value);
+  }
+
+  /** True when an entity's lookups may read the index: built, and not being rebuilt. */
+  ready(entity: Entity): boolean {
+    return this.current().ready[entity];
   }
 
   /**
@@ -174,24 +186,10 @@ export class ServingIndex {
     return this.current().keys;
   }
 
-  private setFlags(ready: boolean, keysVersion: number): void {
-    this.flags.putSync(FLAGS_KEY, flagsValue(ready, keysVersion));
-  }
-
-  private bumpKeys(): void {
-    const flags = this.flags.getBinary(FLAGS_KEY);
-    this.setFlags(flags?.[0] === 1, (flags?.readUInt32LE(1) ?? 0) + 1);
-  }
-
-  /** Ready, as the latest snapshot (or this write) has it, bypassing what this run remembers. */
-  private readyNow(): boolean {
-    return this.flags.getBinary(FLAGS_KEY)?.[0] === 1;
-  }
-
   /**
    * What a lookup serves for one key: the record of an id, or the records carrying an identifier, at
-   * most `limit`, in id order. Undefined when the index is not ready, or the identifier is carried by
-   * too many records to list: read the store of record instead.
+   * most `limit`, in id order. Undefined when the entity's index is not ready, or the identifier is
+   * carried by too many records to list: read the store of record instead.
    */
   findRecords(
     entity: Entity,
@@ -199,7 +197,7 @@ export class ServingIndex {
     value: string,
     limit: number,
   ): ServedRecord[] | undefined {
-    if (!this.ready()) return undefined;
+    if (!this.ready(entity)) return undefined;
     const { records, idents } = this.dbs[entity];
     if (kind === 'id') {
       const found = limit > 0 ? records.getBinaryFast(value) : undefined;
@@ -245,47 +243,92 @@ export class ServingIndex {
   }
 
   /**
+   * Takes an entity's part of the index out of service for a bulk load: its lookups read SQLite until
+   * `build` (or, if this process dies, the next reconcile) builds it again from SQLite.
+   */
+  suspend(entity: Entity): void {
+    this.env.transactionSync(() => this.claim(entity));
+    this.seen = undefined;
+  }
+
+  /**
+   * A batch of a bulk load of a suspended entity: `commit` writes it to SQLite under this index's write
+   * lock (so other writers' changes keep their order), and its records are put here as they are; their
+   * identifiers wait for `build`.
+   */
+  bulkWrite(entity: Entity, commit: () => SourceRow[]): void {
+    this.env.transactionSync(() => {
+      for (const row of commit()) this.dbs[entity].records.putSync(row.id, encodeRow(row));
+    });
+  }
+
+  /**
+   * Builds an entity's part from the store of record, fast (sorted reads and writes), and puts it in
+   * service; after a bulk load, whose records are in already, only the identifiers.
+   */
+  build(entity: Entity, { identifiersOnly = false } = {}): void {
+    buildEntity(this.env, this.dbs[entity], this.source, entity, identifiersOnly);
+    this.env.transactionSync(() => {
+      this.meta.putSync(`state:${entity}`, 'ready' satisfies State);
+      this.setFlags({ ...this.flagsNow(), ready: { ...this.flagsNow().ready, [entity]: true } });
+      if (ENTITIES.every((e) => this.meta.get(`state:${e}`) === 'ready')) {
+        this.meta.putSync('generation', this.source.generation());
+      }
+    });
+    this.seen = undefined;
+  }
+
+  /** Under the write lock: marks an entity as being built by this process and empties its part. */
+  private claim(entity: Entity): void {
+    this.meta.putSync(`state:${entity}`, { building: thisWriter() } satisfies State);
+    this.setFlags({ ...this.flagsNow(), ready: { ...this.flagsNow().ready, [entity]: false } });
+    this.dbs[entity].records.clearSync();
+    this.dbs[entity].idents.clearSync();
+  }
+
+  /**
    * Brings the index in line with the store of record: repairs the writes of processes that died
-   * half-way, and rebuilds when the index was never built, is of another layout, belongs to another
-   * store or has missed writes (a restored file). Returns what it did; `busy` when another live
-   * process is rebuilding (lookups read SQLite meanwhile).
+   * half-way, and rebuilds what was never built, what a dead process left half-built, and everything
+   * when the index is of another layout, belongs to another store or has missed writes (a restored
+   * file). Returns what it did; `busy` when a live process is building an entity (its lookups read
+   * SQLite meanwhile).
    */
   reconcile(): 'current' | 'repaired' | 'rebuilt' | 'busy' {
     this.seen = undefined;
     if (this.looksCurrent()) return 'current';
-    const verdict = this.env.transactionSync(() => {
-      const repaired = this.repairAbandoned();
-      const state = this.meta.get('state') as State | undefined;
-      if (state !== undefined && state !== 'ready' && isAlive(state.building)) return 'busy';
-      const matches =
-        state === 'ready' &&
-        this.readyNow() &&
-        this.meta.get('layout') === LAYOUT &&
-        this.meta.get('store') === this.source.storeId();
-      if (matches && (repaired || this.meta.get('generation') === this.source.generation())) {
-        this.meta.putSync('generation', this.source.generation());
-        return repaired ? 'repaired' : 'current';
-      }
-      this.meta.putSync('state', { building: thisWriter() } satisfies State);
-      this.setFlags(false, this.flags.getBinary(FLAGS_KEY)?.readUInt32LE(1) ?? 0);
+    let busy = false;
+    const todo: Entity[] = [];
+    const repaired = this.env.transactionSync(() => {
+      const fixed = this.repairAbandoned();
+      const sameIndex =
+        this.meta.get('layout') === LAYOUT && this.meta.get('store') === this.source.storeId();
       for (const entity of ENTITIES) {
-        this.dbs[entity].records.clearSync();
-        this.dbs[entity].idents.clearSync();
+        const state = this.meta.get(`state:${entity}`) as State | undefined;
+        if (state !== undefined && state !== 'ready' && isAlive(state.building)) busy = true;
+        else if (!sameIndex || state !== 'ready') todo.push(entity);
       }
-      return 'rebuild';
+      // Missed writes (a restored file): only knowable while no live process is building.
+      if (!busy && todo.length === 0 && !fixed && this.meta.get('generation') !== this.source.generation()) {
+        todo.push(...ENTITIES);
+      }
+      for (const entity of todo) this.claim(entity);
+      this.meta.putSync('layout', LAYOUT);
+      this.meta.putSync('store', this.source.storeId());
+      if (!busy && todo.length === 0) this.meta.putSync('generation', this.source.generation());
+      return fixed;
     });
-    if (verdict !== 'rebuild') return verdict;
-    this.rebuild();
-    this.seen = undefined;
-    return 'rebuilt';
+    for (const entity of todo) this.build(entity);
+    if (todo.length > 0) return 'rebuilt';
+    if (busy) return 'busy';
+    return repaired ? 'repaired' : 'current';
   }
 
-  /** Cheap, without the write lock: ready, of this layout and store, at the store's generation, nothing abandoned. */
+  /** Cheap, without the write lock: built, of this layout and store, at the store's generation, nothing abandoned. */
   private looksCurrent(): boolean {
     this.env.resetReadTxn();
+    const { ready } = this.flagsNow();
     return (
-      this.meta.get('state') === 'ready' &&
-      this.readyNow() &&
+      ENTITIES.every((entity) => ready[entity] && this.meta.get(`state:${entity}`) === 'ready') &&
       this.meta.get('layout') === LAYOUT &&
       this.meta.get('store') === this.source.storeId() &&
       this.meta.get('generation') === this.source.generation() &&
@@ -293,26 +336,9 @@ export class ServingIndex {
     );
   }
 
-  /** Copies every record from the store of record, a page per transaction, then marks the index ready. */
-  private rebuild(): void {
-    for (const entity of ENTITIES) {
-      let after = '';
-      for (let full = true; full; ) {
-        this.env.transactionSync(() => {
-          const rows = this.source.page(entity, after, REBUILD_PAGE);
-          for (const row of rows) this.apply(entity, { id: row.id, row });
-          full = rows.length === REBUILD_PAGE;
-          after = rows.at(-1)?.id ?? after;
-        });
-      }
-    }
-    this.env.transactionSync(() => {
-      this.meta.putSync('generation', this.source.generation());
-      this.meta.putSync('store', this.source.storeId());
-      this.meta.putSync('layout', LAYOUT);
-      this.meta.putSync('state', 'ready' satisfies State);
-      this.setFlags(true, this.flags.getBinary(FLAGS_KEY)?.readUInt32LE(1) ?? 0);
-    });
+  private bumpKeys(): void {
+    const flags = this.flagsNow();
+    this.setFlags({ ...flags, keys: flags.keys + 1 });
   }
 
   /** Replaces (or removes) one record and its identifiers. */

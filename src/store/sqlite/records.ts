@@ -47,6 +47,11 @@ function prepareEntity(db: Database.Database, entity: Entity) {
       .prepare<[string], string>(`DELETE FROM ${records} WHERE id = ? RETURNING idents`)
       .pluck(),
     row: db.prepare<[string], SourceRow>(`SELECT id, etag, body, idents FROM ${records} WHERE id = ?`),
+    identsAfter: db
+      .prepare<[number, string, number], [number, string, string]>(
+        `SELECT kind, value, id FROM ${idents} WHERE (kind, value) > (?, ?) ORDER BY kind, value, id LIMIT ?`,
+      )
+      .raw(),
     rows: db.prepare<[string, number], SourceRow>(
       `SELECT id, etag, body, idents FROM ${records} WHERE id > ? ORDER BY id LIMIT ?`,
     ),
@@ -244,5 +249,14 @@ export class SqliteRecords implements IndexSource {
 
   page(entity: Entity, afterId: string, limit: number): SourceRow[] {
     return this.entities[entity].rows.all(afterId, limit);
+  }
+
+  identPage(
+    entity: Entity,
+    after: [number, string] | undefined,
+    limit: number,
+  ): Array<[number, string, string]> {
+    const [kind, value] = after ?? [-1, ''];
+    return this.entities[entity].identsAfter.all(kind, value, limit);
   }
 }

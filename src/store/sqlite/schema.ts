@@ -145,6 +145,12 @@ export const MIGRATIONS: readonly string[] = [
      segment TEXT PRIMARY KEY,
      folded INTEGER NOT NULL
    ) WITHOUT ROWID;`,
+  // 7: a bulk load into an empty entity under way (records first, identifier index built at the end),
+  // and the process doing it, so that one that died half-way is finished by the next to open the store.
+  `CREATE TABLE bulk_loads (
+     entity TEXT PRIMARY KEY,
+     writer TEXT NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

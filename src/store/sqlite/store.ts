@@ -3,12 +3,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { ServingIndex } from '../serving/serving-index.js';
+import { ServingIndex, type SourceRow } from '../serving/serving-index.js';
 import type {
   AccountingBatch,
   ApiKey,
   AuditEntry,
   AuditFilter,
+  BulkLoad,
   Entity,
   IdentifierKind,
   RecordToStore,
@@ -20,6 +21,7 @@ import type {
   UsageRow,
 } from '../store.js';
 import { SqliteAudit } from './audit.js';
+import { SqliteBulk } from './bulk.js';
 import { SqliteJournal } from './journal.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteRecords } from './records.js';
@@ -45,6 +47,14 @@ export interface SqliteStoreOptions {
 /** Rows fetched per page by exportBodies: bounds memory without holding a read open across awaits. */
 const EXPORT_PAGE = 1000;
 
+/** A record as a bulk load writes it: id, etag, body and its identifier list. */
+const bulkRow = ({ id, etag, body, identifiers }: RecordToStore): SourceRow => ({
+  id,
+  etag,
+  body,
+  idents: JSON.stringify(identifiers.map(({ kind, value }) => [KIND_CODES[kind], value])),
+});
+
 /** How often a server's store checks that its serving index is current (repairs after a writer's crash). */
 const RECONCILE_EVERY_MS = 1000;
 
@@ -60,6 +70,7 @@ export class SqliteStore implements Store {
   private readonly ping_: Database.Statement<[], number>;
   private readonly dataVersion_: Database.Statement<[], number>;
   private readonly journal: SqliteJournal;
+  private readonly bulk: SqliteBulk;
   private snapshot: TurnSnapshot | undefined;
   private index: ServingIndex | undefined;
   private reconciler: NodeJS.Timeout | undefined;
@@ -69,6 +80,7 @@ export class SqliteStore implements Store {
     this.keys = new SqliteKeys(db);
     this.audit_ = new SqliteAudit(db);
     this.journal = new SqliteJournal(db, this.keys, this.audit_);
+    this.bulk = new SqliteBulk(db);
     this.ping_ = db.prepare<[], number>('SELECT 1').pluck();
     this.dataVersion_ = db.prepare<[], number>('PRAGMA data_version').pluck();
   }
@@ -90,6 +102,33 @@ export class SqliteStore implements Store {
   async upsert(entity: Entity, records: RecordToStore[]): Promise<void> {
     this.snapshot?.end();
     this.records.upsert(entity, records);
+  }
+
+  async beginBulkLoad(entity: Entity): Promise<BulkLoad | undefined> {
+    this.snapshot?.end();
+    if (!this.bulk.begin(entity)) return undefined;
+    this.index?.suspend(entity);
+    return {
+      upsert: async (records) => {
+        this.snapshot?.end();
+        const rows = records.map(bulkRow);
+        if (!this.index) return this.bulk.write(entity, rows);
+        this.index.bulkWrite(entity, () => {
+          this.bulk.write(entity, rows);
+          return rows;
+        });
+      },
+      finish: async () => {
+        this.snapshot?.end();
+        this.bulk.finish(entity);
+        this.index?.build(entity, { identifiersOnly: true });
+      },
+    };
+  }
+
+  /** Finishes the bulk loads of processes that died half-way: their identifier indexes are built. */
+  private finishAbandonedBulks(): void {
+    for (const entity of this.bulk.abandoned()) this.bulk.finish(entity);
   }
 
   async delete(entity: Entity, ids: string[]): Promise<number> {
@@ -151,6 +190,7 @@ export class SqliteStore implements Store {
    */
   serveFromIndex(path: string): ReturnType<ServingIndex['reconcile']> {
     this.snapshot?.end();
+    this.finishAbandonedBulks();
     const index = ServingIndex.open(path, this.records, KIND_CODES);
     this.index = index;
     this.records.index = index;
@@ -167,6 +207,7 @@ export class SqliteStore implements Store {
     this.reconciler = setInterval(() => {
       this.snapshot?.end();
       try {
+        this.finishAbandonedBulks();
         this.index?.reconcile();
       } catch (error) {
         onError(error);

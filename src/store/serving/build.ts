@@ -1,0 +1,80 @@
+// Building an entity's part of the serving index from the store of record: records in id order, then each
+// identifier's whole id list from the identifier index in (kind, value, id) order — sorted writes only.
+import type { Database, RootDatabase } from 'lmdb';
+import type { Entity } from '../store.js';
+import { CROWDED, MAX_LISTED } from './id-lists.js';
+import type { IndexSource, SourceRow } from './serving-index.js';
+
+export interface EntityDbs {
+  records: Database<Buffer, string>;
+  idents: Database<string, string>;
+}
+
+/** Rows copied per write transaction. */
+const RECORD_PAGE = 5_000;
+/** Identifier rows read per write transaction; more than MAX_LISTED, so a page always ends a list or crowds it. */
+const IDENT_PAGE = 20_000;
+
+/** Record value: [etag length: u8][etag][idents length: u32 LE][idents JSON][body], all UTF-8. */
+export function encodeRow(row: SourceRow): Buffer {
+  const etagBytes = Buffer.byteLength(row.etag, 'latin1');
+  const identsBytes = Buffer.byteLength(row.idents);
+  const bodyBytes = Buffer.byteLength(row.body);
+  const value = Buffer.allocUnsafe(5 + etagBytes + identsBytes + bodyBytes);
+  value[0] = etagBytes;
+  value.write(row.etag, 1, 'latin1');
+  value.writeUInt32LE(identsBytes, 1 + etagBytes);
+  value.write(row.idents, 5 + etagBytes, 'utf8');
+  value.write(row.body, 5 + etagBytes + identsBytes, 'utf8');
+  return value;
+}
+
+/** The identifier list a record value holds. */
+export function identsOf(value: Buffer): string {
+  const etagEnd = 1 + value[0]!;
+  return value.toString('utf8', etagEnd + 4, etagEnd + 4 + value.readUInt32LE(etagEnd));
+}
+
+/**
+ * Copies an entity from the store of record into its (emptied) part of the index. Each page is read
+ * from SQLite inside the index's write transaction, so a write another process makes meanwhile — which
+ * takes the same lock — is either in the page read or applied after it: the result is SQLite as of the end.
+ */
+export function buildEntity(
+  env: RootDatabase,
+  dbs: EntityDbs,
+  source: IndexSource,
+  entity: Entity,
+  identifiersOnly: boolean,
+): void {
+  let afterId = '';
+  for (let more = !identifiersOnly; more; ) {
+    env.transactionSync(() => {
+      const rows = source.page(entity, afterId, RECORD_PAGE);
+      for (const row of rows) dbs.records.putSync(row.id, encodeRow(row));
+      more = rows.length === RECORD_PAGE;
+      afterId = rows.at(-1)?.id ?? afterId;
+    });
+  }
+  let after: [number, string] | undefined;
+  for (let more = true; more; ) {
+    env.transactionSync(() => {
+      const rows = source.identPage(entity, after, IDENT_PAGE);
+      more = rows.length === IDENT_PAGE;
+      let start = 0;
+      while (start < rows.length) {
+        const [kind, value] = rows[start]!;
+        let end = start + 1;
+        while (end < rows.length && rows[end]![0] === kind && rows[end]![1] === value) end++;
+        // A full page's last list may go on in the next page: leave it for that page, unless it fills
+        // the page alone, in which case it is far past MAX_LISTED and crowded either way.
+        if (more && end === rows.length && start > 0) break;
+        const ids = rows.slice(start, end).map((row) => row[2]);
+        const list = end - start > MAX_LISTED || (more && end === rows.length) ? CROWDED : ids.join('\n');
+        dbs.idents.putSync(`${kind}:${value}`, list);
+        after = [kind, value];
+        start = end;
+      }
+    });
+  }
+}

@@ -1,0 +1,124 @@
+// A bulk load into an empty entity on SQLite: records only, many per statement, then the identifier index
+// built once, sorted, from the identifier lists the records carry.
+import type Database from 'better-sqlite3';
+import type { SourceRow } from '../serving/serving-index.js';
+import { isAlive, thisWriter, type WriterId } from '../serving/writers.js';
+import type { Entity } from '../store.js';
+import { TABLES } from './schema.js';
+
+/** Records per INSERT statement. */
+const ROWS = 50;
+/** WAL pages between checkpoints during a bulk load (of 16 KiB: 256 MiB). */
+const BULK_CHECKPOINT_PAGES = 16_384;
+
+function prepareEntity(db: Database.Database, entity: Entity) {
+  const { records, idents } = TABLES[entity];
+  const upsert = (rows: number) =>
+    db.prepare(
+      `INSERT INTO ${records} (id, etag, body, idents) VALUES ${Array(rows).fill('(?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (id) DO UPDATE SET etag = excluded.etag, body = excluded.body, idents = excluded.idents`,
+    );
+  return {
+    many: upsert(ROWS),
+    one: upsert(1),
+    empty: db.prepare<[], number>(`SELECT NOT EXISTS (SELECT 1 FROM ${records})`).pluck(),
+    clearIdents: db.prepare(`DELETE FROM ${idents}`),
+    // One sorted pass: the index's B-tree is filled in order instead of at random places.
+    buildIdents: db.prepare(
+      `INSERT OR IGNORE INTO ${idents} (kind, value, id)
+       SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), r.id
+       FROM ${records} r, json_each(r.idents) j ORDER BY 1, 2, 3`,
+    ),
+  };
+}
+
+/**
+ * The bulk-load statements of one connection. A bulk load is marked in `bulk_loads` (with its process)
+ * in the transaction of its first write; its batches are each one transaction (a crash keeps whole
+ * batches); `finish` builds the identifier index and removes the mark in one transaction. A mark whose
+ * process is gone is finished by the next process to open the store.
+ */
+export class SqliteBulk {
+  private readonly entities: Record<Entity, ReturnType<typeof prepareEntity>>;
+  private readonly marks: {
+    add: Database.Statement<[Entity, string]>;
+    remove: Database.Statement<[Entity]>;
+    all: Database.Statement<[], { entity: Entity; writer: string }>;
+    bump: Database.Statement<[], number>;
+  };
+  private readonly beginTx: (entity: Entity) => boolean;
+  private readonly writeTx: (entity: Entity, rows: SourceRow[]) => number;
+  private readonly finishTx: (entity: Entity) => number;
+
+  constructor(private readonly db: Database.Database) {
+    this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
+    const marks = {
+      add: db.prepare<[Entity, string]>('INSERT INTO bulk_loads (entity, writer) VALUES (?, ?)'),
+      remove: db.prepare<[Entity]>('DELETE FROM bulk_loads WHERE entity = ?'),
+      all: db.prepare<[], { entity: Entity; writer: string }>('SELECT entity, writer FROM bulk_loads'),
+      bump: db
+        .prepare<[], number>('UPDATE serving_state SET generation = generation + 1 RETURNING generation')
+        .pluck(),
+    };
+    this.marks = marks;
+    const begin = db.transaction((entity: Entity) => {
+      if (this.entities[entity].empty.get() !== 1) return false;
+      if (marks.all.all().some((mark) => mark.entity === entity)) return false;
+      marks.add.run(entity, JSON.stringify(thisWriter()));
+      return true;
+    });
+    const write = db.transaction((entity: Entity, rows: SourceRow[]) => {
+      const s = this.entities[entity];
+      const values = (from: number, to: number) =>
+        rows.slice(from, to).flatMap(({ id, etag, body, idents }) => [id, etag, body, idents]);
+      let i = 0;
+      for (; i + ROWS <= rows.length; i += ROWS) s.many.run(values(i, i + ROWS));
+      for (; i < rows.length; i++) s.one.run(values(i, i + 1));
+      return marks.bump.get()!;
+    });
+    const finish = db.transaction((entity: Entity) => {
+      const s = this.entities[entity];
+      s.clearIdents.run();
+      s.buildIdents.run();
+      marks.remove.run(entity);
+      return marks.bump.get()!;
+    });
+    this.beginTx = (entity) => begin.immediate(entity);
+    this.writeTx = (entity, rows) => write.immediate(entity, rows);
+    this.finishTx = (entity) => finish.immediate(entity);
+  }
+
+  /** Starts a bulk load: true when the entity is empty and no other bulk load of it is under way. */
+  begin(entity: Entity): boolean {
+    const begun = this.beginTx(entity);
+    // Checkpoints (a copy of the WAL into the file, and an fsync each) every 256 MiB rather than every
+    // 16 MiB: their fsyncs took more than half the time of writing the records.
+    if (begun) this.db.pragma(`wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`);
+    return begun;
+  }
+
+  /** One batch of rows, upserted by id, in one transaction. */
+  write(entity: Entity, rows: SourceRow[]): void {
+    this.writeTx(entity, rows);
+  }
+
+  /** Builds the identifier index from the records' lists and ends the bulk load. */
+  finish(entity: Entity): void {
+    // The sort spills to a temporary file rather than holding every identifier of the entity in memory.
+    this.db.pragma('temp_store = FILE');
+    try {
+      this.finishTx(entity);
+    } finally {
+      this.db.pragma('temp_store = MEMORY');
+      this.db.pragma('wal_autocheckpoint = 1000');
+    }
+  }
+
+  /** Entities whose bulk load's process is gone: they need finishing. */
+  abandoned(): Entity[] {
+    return this.marks.all
+      .all()
+      .filter((mark) => !isAlive(JSON.parse(mark.writer) as WriterId))
+      .map((mark) => mark.entity);
+  }
+}

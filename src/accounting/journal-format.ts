@@ -1,5 +1,5 @@
 // One journal line per keyed lookup, and what a run of lines adds to the audit log, usage and quotas.
-import type { AuditEntry, Operation, UsageRow } from '../store/store.js';
+import type { AccountingBatch, AuditRow, Operation, UsageRow } from '../store/store.js';
 import type { LookupRecord } from './accounting.js';
 import { outcomeOf } from './outcome.js';
 import { mergeUsage } from './usage-report.js';
@@ -32,24 +32,22 @@ export function parseJournalLine(line: string): LookupRecord | undefined {
   return Number.isFinite(record.at) && Number.isInteger(record.status) ? record : undefined;
 }
 
-/** What a run of journal lines adds to the store, written in one transaction with the journal offset. */
-export interface Folded {
-  audit: AuditEntry[];
-  usage: UsageRow[];
-  /** Matched lookups per period ('YYYY-MM') and key id. */
-  quota: Map<string, Map<string, number>>;
-}
+/** What a run of journal lines adds to the store. */
+export type Folded = AccountingBatch;
 
 /** ISO-8601 text of a time in ms; the text up to the second is reused while the second lasts. */
 class IsoClock {
   private second = Number.NaN;
   private prefix = '';
+  /** The UTC day ('YYYY-MM-DD') of the last time converted. */
+  day = '';
 
   iso(ms: number): string {
     const second = Math.floor(ms / 1000);
     if (second !== this.second) {
       this.second = second;
       this.prefix = new Date(second * 1000).toISOString().slice(0, 20);
+      this.day = this.prefix.slice(0, 10);
     }
     const millis = ms - second * 1000;
     return `${this.prefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
@@ -61,54 +59,76 @@ class IsoClock {
  * Usage and quota are derived from the entries, so the three can never disagree.
  */
 export function foldLines(text: string): Folded {
-  const audit: AuditEntry[] = [];
+  const audit: AuditRow[] = [];
   const usage = new Map<string, UsageRow>();
   const quota = new Map<string, Map<string, number>>();
   const clock = new IsoClock();
+  let last: UsageRow | undefined;
   let start = 0;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
-    const r = end > start ? parseJournalLine(text.slice(start, end)) : undefined;
+    const row = end > start ? auditRow(text, start, end, clock) : undefined;
     start = end + 1;
-    if (r === undefined) continue;
-    const at = clock.iso(r.at);
-    audit.push({
-      at,
-      key_id: r.keyId,
-      operation: r.operation,
-      params: r.params,
-      matched: r.matched,
-      status: r.status,
-    });
-    const day = at.slice(0, 10);
-    const id = `${day}|${r.keyId}|${r.operation}`;
-    let row = usage.get(id);
-    if (!row) {
-      row = {
-        key_id: r.keyId,
+    if (row === undefined) continue;
+    audit.push(row);
+    const day = clock.day;
+    // Consecutive lines are mostly one key's: the row of the line before is checked first.
+    let counts =
+      last !== undefined && last.key_id === row.key_id && last.operation === row.operation && last.day === day
+        ? last
+        : usage.get(`${day}|${row.key_id}|${row.operation}`);
+    if (!counts) {
+      counts = {
+        key_id: row.key_id,
         day,
-        operation: r.operation,
+        operation: row.operation,
         requests: 0,
         matched: 0,
         not_found: 0,
         ambiguous: 0,
         rejected: 0,
       };
-      usage.set(id, row);
+      usage.set(`${day}|${row.key_id}|${row.operation}`, counts);
     }
-    row.requests++;
-    const outcome = outcomeOf(r.status);
+    last = counts;
+    counts.requests++;
+    const outcome = outcomeOf(row.status);
     if (outcome === 'failed') continue;
-    row[outcome]++;
+    counts[outcome]++;
     if (outcome !== 'matched') continue;
-    const period = at.slice(0, 7);
+    const period = row.at.slice(0, 7);
     let byKey = quota.get(period);
     if (!byKey) {
       byKey = new Map();
       quota.set(period, byKey);
     }
-    byKey.set(r.keyId, (byKey.get(r.keyId) ?? 0) + 1);
+    byKey.set(row.key_id, (byKey.get(row.key_id) ?? 0) + 1);
   }
   return { audit, usage: mergeUsage([...usage.values()]), quota };
+}
+
+/**
+ * The audit row of the line text[start, end), its lists left joined as the stores keep them; undefined
+ * for a line that is not one (never written whole).
+ */
+function auditRow(text: string, start: number, end: number, clock: IsoClock): AuditRow | undefined {
+  const t1 = text.indexOf('\t', start);
+  const t2 = text.indexOf('\t', t1 + 1);
+  const t3 = text.indexOf('\t', t2 + 1);
+  const t4 = text.indexOf('\t', t3 + 1);
+  const t5 = text.indexOf('\t', t4 + 1);
+  const extra = text.indexOf('\t', t5 + 1);
+  if (t1 < 0 || t5 < 0 || t5 > end || (extra >= 0 && extra < end)) return undefined;
+  const at = Number(text.slice(start, t1));
+  const status = Number(text.slice(t4 + 1, t5));
+  if (!Number.isFinite(at) || !Number.isInteger(status)) return undefined;
+  return {
+    at: clock.iso(at),
+    key_id: text.slice(t1 + 1, t2),
+    operation: text.slice(t2 + 1, t3) as Operation,
+    params: text.slice(t3 + 1, t4),
+    matched: text.slice(t5 + 1, end),
+    status,
+  };
 }

@@ -111,9 +111,21 @@ export interface AuditEntry {
   status: number;
 }
 
+/** An audit entry with its lists comma-joined, as the stores keep them and the journal carries them. */
+export interface AuditRow {
+  at: string;
+  key_id: string;
+  operation: Operation;
+  /** Parameter names, comma-joined (none hold a comma). */
+  params: string;
+  /** Record ids, comma-joined (none hold a comma). */
+  matched: string;
+  status: number;
+}
+
 /** What a run of the accounting journal adds to the store (src/accounting/journal-format.ts). */
 export interface AccountingBatch {
-  audit: AuditEntry[];
+  audit: AuditRow[];
   usage: UsageRow[];
   /** Matched lookups per period ('YYYY-MM') and key id. */
   quota: Map<string, Map<string, number>>;

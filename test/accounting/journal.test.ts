@@ -71,8 +71,8 @@ describe('a journal line', () => {
       at: '2026-11-23T10:00:00.001Z',
       key_id: 'key_abc',
       operation: 'people',
-      params: ['id'],
-      matched: ['fp1'],
+      params: 'id',
+      matched: 'fp1',
       status: 200,
     });
     expect(folded.usage).toEqual([

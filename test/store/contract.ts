@@ -393,8 +393,8 @@ export function describeStoreContract(
         at: `2026-11-23T10:00:0${n}.000Z`,
         key_id: 'kj',
         operation: 'people' as const,
-        params: ['id'],
-        matched: [`fp${n}`],
+        params: 'id',
+        matched: `fp${n}`,
         status: 200,
       });
       const run = (n: number) => ({

@@ -1,6 +1,6 @@
 // The audit log on PostgreSQL: one row per lookup and an index row per record id it disclosed.
 import type pg from 'pg';
-import type { AuditEntry, AuditFilter, Operation } from '../store.js';
+import type { AuditEntry, AuditFilter, AuditRow, Operation } from '../store.js';
 import { type Queryable, query } from './pool.js';
 
 interface Row {
@@ -28,6 +28,14 @@ const toAuditEntry = (row: Row): AuditEntry => ({
  * that the entries and their record-id index rows are written together.
  */
 export async function addAudit(primary: Queryable, entries: AuditEntry[]): Promise<void> {
+  await addAuditRows(
+    primary,
+    entries.map((e) => ({ ...e, params: e.params.join(','), matched: e.matched.join(',') })),
+  );
+}
+
+/** Entries whose lists are already joined, as the accounting journal carries them. */
+export async function addAuditRows(primary: Queryable, entries: AuditRow[]): Promise<void> {
   if (entries.length === 0) return;
   await query(primary, {
     text: `WITH input AS (
@@ -45,8 +53,8 @@ export async function addAudit(primary: Queryable, entries: AuditEntry[]): Promi
       entries.map((e) => e.at),
       entries.map((e) => e.key_id),
       entries.map((e) => e.operation),
-      entries.map((e) => e.params.join(',')),
-      entries.map((e) => e.matched.join(',')),
+      entries.map((e) => e.params),
+      entries.map((e) => e.matched),
       entries.map((e) => e.status),
     ],
   });

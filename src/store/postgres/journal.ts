@@ -1,7 +1,7 @@
 // Folding the accounting journal on PostgreSQL: entries, usage, quota counts and the offset in one transaction.
 import type pg from 'pg';
 import type { AccountingBatch } from '../store.js';
-import { addAudit } from './audit.js';
+import { addAuditRows } from './audit.js';
 import { addQuotaUse } from './keys.js';
 import { inTransaction, query } from './pool.js';
 import { addUsage } from './usage.js';
@@ -24,7 +24,7 @@ export function foldJournal(
       values: [segment],
     });
     if (Number(rows[0]?.folded ?? 0) !== from) return false;
-    await addAudit(client, batch.audit);
+    await addAuditRows(client, batch.audit);
     await addUsage(client, batch.usage);
     for (const [period, counts] of batch.quota) await addQuotaUse(client, period, counts);
     await client.query({

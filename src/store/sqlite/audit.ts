@@ -1,21 +1,26 @@
 // The audit log on SQLite: one row per lookup, and an index row per record id it disclosed.
 import type Database from 'better-sqlite3';
-import type { AuditEntry, AuditFilter, Operation } from '../store.js';
+import type { AuditEntry, AuditFilter, AuditRow, Operation } from '../store.js';
 
-interface AuditRow {
-  at: string;
-  key_id: string;
+/** A row as read back: operation as stored text. */
+interface StoredAuditRow extends Omit<AuditRow, 'operation'> {
   operation: string;
-  params: string;
-  matched: string;
-  status: number;
 }
 
 /** Parameter names and record ids never hold a comma, so a list is kept as one comma-joined text. */
 export const joinList = (items: readonly string[]) => items.join(',');
 export const splitList = (text: string) => (text === '' ? [] : text.split(','));
 
-export const toAuditEntry = (row: AuditRow): AuditEntry => ({
+export const toAuditRow = (e: AuditEntry): AuditRow => ({
+  at: e.at,
+  key_id: e.key_id,
+  operation: e.operation,
+  params: joinList(e.params),
+  matched: joinList(e.matched),
+  status: e.status,
+});
+
+export const toAuditEntry = (row: StoredAuditRow): AuditEntry => ({
   at: row.at,
   key_id: row.key_id,
   operation: row.operation as Operation,
@@ -60,7 +65,7 @@ function prepare(db: Database.Database) {
   const columns = 'a.at, a.key_id, a.operation, a.params, a.matched, a.status';
   const order = 'ORDER BY a.at, a.id LIMIT @limit';
   const select = (where: string) =>
-    db.prepare<QueryParams, AuditRow>(
+    db.prepare<QueryParams, StoredAuditRow>(
       `SELECT ${columns} FROM audit_log a WHERE ${where} AND a.at >= @since ${order}`,
     );
   return {
@@ -73,7 +78,7 @@ function prepare(db: Database.Database) {
     all: select('@key_id IS NULL'),
     byKey: select('a.key_id = @key_id'),
     // One search of the index per bucket, from the first that can hold an entry at or after @since.
-    byRecord: db.prepare<QueryParams & { first: number; last: number }, AuditRow>(
+    byRecord: db.prepare<QueryParams & { first: number; last: number }, StoredAuditRow>(
       `WITH RECURSIVE buckets(n) AS (SELECT @first UNION ALL SELECT n + 1 FROM buckets WHERE n < @last)
        SELECT ${columns} FROM buckets
          JOIN audit_match m ON m.bucket = buckets.n AND m.record_id = @record_id
@@ -94,7 +99,7 @@ function prepare(db: Database.Database) {
 /** The audit statements of one connection, each prepared once. */
 export class SqliteAudit {
   private readonly s: ReturnType<typeof prepare>;
-  private readonly addBatch: (entries: AuditEntry[]) => void;
+  private readonly addBatch: (rows: AuditRow[]) => void;
   private readonly pruneBatch: (before: string) => number;
 
   constructor(db: Database.Database) {
@@ -108,39 +113,34 @@ export class SqliteAudit {
     const matchMany = db.prepare(
       `INSERT OR IGNORE INTO audit_match (bucket, record_id, audit_id) VALUES ${Array(ROWS_PER_INSERT).fill('(?, ?, ?)').join(', ')}`,
     );
-    this.addBatch = db.transaction((entries: AuditEntry[]) => {
+    this.addBatch = db.transaction((rows: AuditRow[]) => {
       const matches: Array<string | number> = [];
-      const addMatches = (e: AuditEntry, auditId: number) => {
-        for (const id of e.matched) matches.push(bucketOf(auditId), id, auditId);
+      const addMatches = (row: AuditRow, auditId: number) => {
+        if (row.matched === '') return;
+        for (const id of splitList(row.matched)) matches.push(bucketOf(auditId), id, auditId);
       };
       let i = 0;
-      for (; i + ROWS_PER_INSERT <= entries.length; i += ROWS_PER_INSERT) {
+      for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
         const values: Array<string | number> = [];
         for (let j = i; j < i + ROWS_PER_INSERT; j++) {
-          const e = entries[j]!;
-          values.push(e.at, e.key_id, e.operation, joinList(e.params), joinList(e.matched), e.status);
+          const r = rows[j]!;
+          values.push(r.at, r.key_id, r.operation, r.params, r.matched, r.status);
         }
         const last = Number(insertMany.run(values).lastInsertRowid);
         for (let j = i; j < i + ROWS_PER_INSERT; j++)
-          addMatches(entries[j]!, last - (i + ROWS_PER_INSERT - 1 - j));
+          addMatches(rows[j]!, last - (i + ROWS_PER_INSERT - 1 - j));
       }
-      for (; i < entries.length; i++) {
-        const e = entries[i]!;
-        const { lastInsertRowid } = s.insert.run(
-          e.at,
-          e.key_id,
-          e.operation,
-          joinList(e.params),
-          joinList(e.matched),
-          e.status,
-        );
-        addMatches(e, Number(lastInsertRowid));
+      for (; i < rows.length; i++) {
+        const r = rows[i]!;
+        const { lastInsertRowid } = s.insert.run(r.at, r.key_id, r.operation, r.params, r.matched, r.status);
+        addMatches(r, Number(lastInsertRowid));
       }
       const width = 3 * ROWS_PER_INSERT;
       let m = 0;
       for (; m + width <= matches.length; m += width) matchMany.run(matches.slice(m, m + width));
-      for (; m < matches.length; m += 3)
+      for (; m < matches.length; m += 3) {
         s.insertMatch.run(matches[m] as number, matches[m + 1] as string, matches[m + 2] as number);
+      }
     });
     this.pruneBatch = db.transaction((before: string) => {
       // Every entry below `bound` is older than `before`, so whole buckets below its bucket go at once.
@@ -153,7 +153,12 @@ export class SqliteAudit {
   }
 
   add(entries: AuditEntry[]): void {
-    if (entries.length > 0) this.addBatch(entries);
+    this.addRows(entries.map(toAuditRow));
+  }
+
+  /** Entries whose lists are already joined, as the accounting journal carries them. */
+  addRows(rows: AuditRow[]): void {
+    if (rows.length > 0) this.addBatch(rows);
   }
 
   query(filter: AuditFilter): AuditEntry[] {

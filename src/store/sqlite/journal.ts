@@ -18,7 +18,7 @@ export class SqliteJournal {
     );
     const fold = db.transaction((segment: string, from: number, to: number, batch: AccountingBatch) => {
       if ((this.offset.get(segment) ?? 0) !== from) return false;
-      audit.add(batch.audit);
+      audit.addRows(batch.audit);
       keys.addUsage(batch.usage);
       for (const [period, counts] of batch.quota) keys.addQuotaUse(period, counts);
       advance.run(segment, to);

@@ -31,6 +31,9 @@ export async function runLoad(spec: LoadSpec, serverPids: readonly number[]): Pr
 
 let wrkChecked: boolean | undefined;
 
+/** The load generator runs use: wrk when installed, else autocannon. */
+export const loadGeneratorName = () => (useWrk() ? 'wrk' : 'autocannon');
+
 /** wrk when installed (said once when it is not). */
 function useWrk(): boolean {
   if (wrkChecked === undefined) {

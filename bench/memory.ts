@@ -8,13 +8,15 @@ import { say } from './log.js';
 import { enrichTargets, measureRounds } from './lookups.js';
 import type { LoadOptions } from './options.js';
 import { medianOf } from './stats.js';
-import { processTree, treePeakRssBytes } from './system.js';
+import { processTree, type RssParts, treePeakRssBytes, treeRss } from './system.js';
 
 export interface MemoryFigure {
   people: number;
   companies: number;
   /** Summed over the server's processes (a primary and its workers when clustered). */
   peakRssBytes: number;
+  /** RssAnon and RssFile after the load, summed over the server's processes. */
+  rss: RssParts;
   processes: number;
   /** By-products of getting there: import rate and the id lookup rate at this size. */
   importPeoplePerSecond: number;
@@ -51,19 +53,23 @@ export async function measurePeakRss(
       const figure: MemoryFigure = {
         ...sizes,
         peakRssBytes: treePeakRssBytes(enrich.child.pid),
+        rss: treeRss(enrich.child.pid),
         processes: processTree(enrich.child.pid).length,
         importPeoplePerSecond: store.people.perSecond,
         idRps: medianOf(results.get('id') ?? [], (m) => m.rps),
       };
       say(
-        `memory at ${people.toLocaleString('en')} people: peak RSS ${(figure.peakRssBytes / 2 ** 20).toFixed(0)} MiB`,
+        `memory at ${people.toLocaleString('en')} people: peak RSS ${(figure.peakRssBytes / 2 ** 20).toFixed(0)} MiB, ` +
+          `RssAnon ${(figure.rss.anonBytes / 2 ** 20).toFixed(0)} MiB, RssFile ${(figure.rss.fileBytes / 2 ** 20).toFixed(0)} MiB`,
       );
       return figure;
     } finally {
       await enrich.child.stop();
     }
   } finally {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+    for (const suffix of ['', '-wal', '-shm', '-index', '-index-lock', '-accounting']) {
+      rmSync(`${db}${suffix}`, { force: true, recursive: true });
+    }
     if (!cacheDir) rmSync(path.dirname(files.people), { recursive: true, force: true });
   }
 }

@@ -3,6 +3,7 @@ import { COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS } from './dataset.js';
 import { cores, entryHeading, int, mib, ms, seconds, table, times } from './format.js';
 import type { ImportedRun, ImportRun } from './imports.js';
 import type { Measured } from './loadgen.js';
+import { loadGeneratorName } from './loadgen.js';
 import { CEILING_COMPANY, CEILING_PEOPLE, postgresTarget, UNACCOUNTED_ID } from './lookups.js';
 import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
 import { medianOf } from './stats.js';
@@ -146,13 +147,29 @@ function jsonServerTable(r: BenchResults): string {
 function memoryTable(r: BenchResults): string {
   const rows = r.memory.map((m) =>
     'skipped' in m
-      ? [int(m.people), `skipped: ${m.skipped}`, '–', '–', '–']
-      : [int(m.people), mib(m.peakRssBytes), int(m.processes), int(m.idRps), int(m.importPeoplePerSecond)],
+      ? [int(m.people), '–', '–', `skipped: ${m.skipped}`, '–', '–', '–']
+      : [
+          int(m.people),
+          mib(m.rss.anonBytes),
+          mib(m.rss.fileBytes),
+          mib(m.peakRssBytes),
+          int(m.processes),
+          int(m.idRps),
+          int(m.importPeoplePerSecond),
+        ],
   );
   const main = `${int(r.options.people)} (the run above, after all its load)`;
-  rows.push([main, mib(r.mainPeakRssBytes), '–', '–', '–']);
-  const header = ['people in store', 'server peak RSS (VmHWM)', 'processes', 'id req/s', 'import people/s'];
-  return table(header, rows, [1, 2, 3, 4]);
+  rows.push([main, '–', '–', mib(r.mainPeakRssBytes), '–', '–', '–']);
+  const header = [
+    'people in store',
+    'RssAnon',
+    'RssFile',
+    'peak RSS (VmHWM)',
+    'processes',
+    'id req/s',
+    'import people/s',
+  ];
+  return table(header, rows, [1, 2, 3, 4, 5, 6]);
 }
 
 const storeText = (r: BenchResults) =>
@@ -166,7 +183,7 @@ export function renderReport(r: BenchResults): string {
   const settings =
     `Data set: ${int(o.people)} people, ${int(o.companies)} companies (seed ${o.seed}); keys drawn at random from ` +
     `${int(o.sample)} people and ${int(o.sample)} companies. ${o.runs} run(s) of everything, medians quoted; ` +
-    `${o.duration} s per load run after ${o.warmup} s of warm-up; ${o.connections} connections; autocannon in its ` +
+    `${o.duration} s per load run after ${o.warmup} s of warm-up; ${o.connections} connections; ${loadGeneratorName()} in its ` +
     `own process on 127.0.0.1; ${o.workers} server process(es) for Enrich and the ceiling alike; ${storeText(r)}; ` +
     `key rate 1,000,000/s. Load average when the run started: ${r.loadAverage.map((n) => n.toFixed(2)).join(', ')}` +
     (o.waitQuiet > 0 ? `; each load run first waited up to ${o.waitQuiet} s for a quiet second.` : '.');

@@ -5,7 +5,7 @@ import { cores, entryHeading, int, mib, ms, seconds, table, times } from './form
 import type { Measured } from './loadgen.js';
 import type { ScaleOptions } from './options.js';
 import { medianOf } from './stats.js';
-import type { Machine } from './system.js';
+import type { Machine, RssParts } from './system.js';
 
 export interface ScaleSide {
   sizes: Sizes;
@@ -15,6 +15,8 @@ export interface ScaleSide {
   companies: ImportSummary;
   lookups: Map<LookupKind, Measured[]>;
   peakRssBytes: number;
+  /** RssAnon and RssFile of the server after its load. */
+  rss: RssParts;
 }
 
 export interface ScaleResults {
@@ -57,6 +59,12 @@ export function renderScaleReport(r: ScaleResults): string {
     ['import companies/s', ...both((s) => int(s.companies.perSecond)), ratio((s) => s.companies.perSecond)],
     ['import time, people + companies', ...both((s) => seconds(importSeconds(s))), ratio(importSeconds)],
     ...lookupRows(r),
+    ['server RssAnon (its own memory)', ...both((s) => mib(s.rss.anonBytes)), ratio((s) => s.rss.anonBytes)],
+    [
+      'server RssFile (mapped index pages)',
+      ...both((s) => mib(s.rss.fileBytes)),
+      ratio((s) => s.rss.fileBytes),
+    ],
     ['server peak RSS', ...both((s) => mib(s.peakRssBytes)), ratio((s) => s.peakRssBytes)],
   ];
   const worst = Math.min(...[...f.lookups.keys()].map((kind) => rps(f, kind) / rps(b, kind)));
@@ -71,6 +79,12 @@ export function renderScaleReport(r: ScaleResults): string {
   const targets = [
     ['import of the full data set', '≤ 10 min', ...importRow],
     ['lookup rate, worst kind, full ÷ baseline', '≥ 0.80', times(worst), verdict(worst >= 0.8)],
+    [
+      `server RssAnon at ${int(f.sizes.people)} people`,
+      isFullScale ? '≤ 600 MB' : '≤ 250 MB at 1,000,000',
+      `${(f.rss.anonBytes / 1e6).toFixed(0)} MB`,
+      verdict(f.rss.anonBytes <= (isFullScale ? 600e6 : 250e6)),
+    ],
   ];
   const all = [...b.lookups.values(), ...f.lookups.values()].flat();
   const o = r.options;

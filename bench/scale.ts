@@ -9,7 +9,7 @@ import { enrichTargets, measureRounds, type Target } from './lookups.js';
 import { parseScaleOptions, SCALE_USAGE, type ScaleOptions } from './options.js';
 import { renderScaleReport, type ScaleSide } from './scale-report.js';
 import { runScript } from './session.js';
-import { freeDiskBytes, treePeakRssBytes } from './system.js';
+import { freeDiskBytes, treePeakRssBytes, treeRss } from './system.js';
 
 const KINDS = [...PERSON_LOOKUPS, ...COMPANY_LOOKUPS];
 /**
@@ -31,7 +31,7 @@ function checkDisk(o: ScaleOptions, dir: string): void {
 }
 
 interface Loaded {
-  side: Omit<ScaleSide, 'lookups' | 'peakRssBytes'>;
+  side: Omit<ScaleSide, 'lookups' | 'peakRssBytes' | 'rss'>;
   files: DataFiles;
   db: string;
   token: string;
@@ -97,6 +97,7 @@ runScript('bench:scale', parseScaleOptions, SCALE_USAGE, async (session) => {
     ...loaded.side,
     lookups: new Map(KINDS.map((kind) => [kind, results.get(`${label} ${kind}`) ?? []])),
     peakRssBytes: treePeakRssBytes(enrich.child.pid),
+    rss: treeRss(enrich.child.pid),
   });
   return renderScaleReport({
     ...session,

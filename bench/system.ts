@@ -26,6 +26,24 @@ export function peakRssBytes(pid: number): number {
   }
 }
 
+/** Resident memory now, split: anonymous (the process's own heap and stacks) and file-backed (mapped files). */
+export interface RssParts {
+  anonBytes: number;
+  fileBytes: number;
+}
+
+/** RssAnon and RssFile of a process (from /proc/PID/status), NaN when /proc cannot tell. */
+export function rssParts(pid: number): RssParts {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) =>
+      Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+    return { anonBytes: kb('RssAnon'), fileBytes: kb('RssFile') };
+  } catch {
+    return { anonBytes: Number.NaN, fileBytes: Number.NaN };
+  }
+}
+
 /** A process's parent (from /proc/PID/stat); throws when the process is not (or no longer) here. */
 export function parentPid(pid: number | string): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -57,6 +75,15 @@ export const treeCpuSeconds = (pid: number) => sum(processTree(pid).map(cpuSecon
 
 /** Sum of the peak RSS of a process and its live descendants: an upper bound on the tree's peak. */
 export const treePeakRssBytes = (pid: number) => sum(processTree(pid).map(peakRssBytes));
+
+/**
+ * RssAnon and RssFile summed over a process and its live descendants. File pages shared by several
+ * processes (the serving index's, mapped by every worker) are counted once per process.
+ */
+export function treeRss(pid: number): RssParts {
+  const parts = processTree(pid).map(rssParts);
+  return { anonBytes: sum(parts.map((p) => p.anonBytes)), fileBytes: sum(parts.map((p) => p.fileBytes)) };
+}
 
 /** CPU seconds the whole machine has spent busy (all cores, all processes) since boot, from /proc/stat. */
 export function machineBusySeconds(): number {

@@ -1,5 +1,6 @@
 // The issue's targets beside what a run measured, and the notes a reader needs to judge the figures.
 import { cores, int, mib, ms, table, times } from './format.js';
+import { loadGeneratorName } from './loadgen.js';
 import { CEILING_PEOPLE, UNACCOUNTED_ID } from './lookups.js';
 import type { MemoryFigure } from './memory.js';
 import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
@@ -34,7 +35,7 @@ export function targetTable(r: BenchResults): string {
   const at = (n: number) => r.memory.find((m): m is MemoryFigure => m.people === n && !('skipped' in m));
   const small = at(10_000);
   const million = at(1_000_000);
-  const growth = million && small ? million.peakRssBytes / small.peakRssBytes - 1 : undefined;
+  const growth = million && small ? million.rss.anonBytes / small.rss.anonBytes - 1 : undefined;
   const largest = r.jsonServer.filter((j) => !j.failure).at(-1);
   const rows = [
     [
@@ -54,10 +55,12 @@ export function targetTable(r: BenchResults): string {
     ['import people/s', '≥ 50,000', int(people), verdict(people >= 50_000)],
     ['import time ÷ read-and-parse floor', '≤ 3', times(floorShare), verdict(floorShare <= 3)],
     [
-      'peak RSS at 1,000,000 people',
+      'anonymous RSS (RssAnon) at 1,000,000 people',
       '≤ 250 MB',
-      million ? `${mib(million.peakRssBytes)} (${(million.peakRssBytes / 1e6).toFixed(0)} MB)` : '–',
-      verdict(million && million.peakRssBytes <= 250e6),
+      million
+        ? `${mib(million.rss.anonBytes)} (${(million.rss.anonBytes / 1e6).toFixed(0)} MB; RssFile ${mib(million.rss.fileBytes)})`
+        : '–',
+      verdict(million && million.rss.anonBytes <= 250e6),
     ],
     [
       '… growth over 10,000 people',
@@ -78,6 +81,11 @@ export function targetTable(r: BenchResults): string {
 /** Other processes' median use of the cores above which a run's figures say more about them than about Enrich. */
 const BUSY_CORES = 0.25;
 
+const generatorText = () =>
+  loadGeneratorName() === 'wrk'
+    ? 'wrk, a C client on one thread, leaves the server most of a core'
+    : 'autocannon is JavaScript and needs about a core of its own';
+
 /** What a reader needs to judge the figures, from this run's own numbers. */
 export function notes(r: BenchResults): string[] {
   const ceiling = r.lookups.get(CEILING_PEOPLE) ?? [];
@@ -97,11 +105,11 @@ export function notes(r: BenchResults): string[] {
     .filter(([, runs]) => runs.some((m) => m.non2xx + m.errors > 0))
     .map(([name]) => name);
   const list = [
-    `${r.machine.cores} cores are shared by the server under test and the load generator (autocannon is JavaScript ` +
-      `and needs about a core of its own). In the /people ceiling runs the static server used ${cores(server)} cores ` +
-      `and autocannon ${cores(generator)}, ${bound}.`,
+    `${r.machine.cores} cores are shared by the server under test and the load generator (${generatorText()}). ` +
+      `In the /people ceiling runs the static server used ${cores(server)} cores ` +
+      `and ${loadGeneratorName()} ${cores(generator)}, ${bound}.`,
     `Other processes on the machine used a median of ${cores(other)} cores during the load runs (the "other ` +
-      `cores" column${other >= BUSY_CORES ? '). **The machine was busy: these figures understate what it can do; re-run it quiet**' : ', CPU time not spent by the server or autocannon)'}.`,
+      `cores" column${other >= BUSY_CORES ? '). **The machine was busy: these figures understate what it can do; re-run it quiet**' : ', CPU time not spent by the server or the load generator)'}.`,
     'Req/s counts 2xx responses only. Latencies are of 2xx responses, timed in microseconds by the load process; ' +
       `at full load they are mostly queueing behind ${r.options.connections} connections, so the p99 that matters ` +
       'for a deployment is the one at 80% of the maximum rate.',
@@ -109,8 +117,9 @@ export function notes(r: BenchResults): string[] {
       "without authentication, rate limiting, lookup or Enrich's extra response headers.",
     'json-server keeps its whole file in memory and filters the array on every request, so its rate falls with ' +
       'its size; the multiple compares it with Enrich holding the full data set.',
-    "Peak RSS is VmHWM, summed over the server's processes, after lookups of every kind; it includes SQLite's page cache but " +
-      "not the operating system's file cache.",
+    "RssAnon is the server processes' own memory (heaps, stacks, SQLite's page cache), summed, after lookups of " +
+      'every kind; RssFile is the file pages they have mapped (the serving index, shared by every worker and held ' +
+      "in the operating system's cache); peak RSS (VmHWM) counts both at their highest.",
   ];
   if (r.postgres)
     list.push(

@@ -9,7 +9,13 @@ import { identifyKey, type KeyMatch, requireLive, requireScope } from '../auth/a
 import { ProblemError } from '../errors.js';
 import type { LookupKey } from '../identifiers/params.js';
 import type { QuotaCounter, QuotaTicket } from '../limits/quota.js';
-import { type LimitDecision, type RateLimiter, rateLimitHeaders } from '../limits/rate-limit.js';
+import {
+  type LimitDecision,
+  type RateLimiter,
+  rateLimitHeaders,
+  rateLimitPolicy,
+  rateLimitState,
+} from '../limits/rate-limit.js';
 import { LOOKUPS, type LookupOperation } from '../lookup/operations.js';
 import { parseLookupQuery } from '../lookup/query.js';
 import { type Resolved, resolve } from '../lookup/resolve.js';
@@ -184,19 +190,15 @@ export class LookupPath {
 
   private admitted(lookup: Lookup, decision: LimitDecision): void {
     const key = lookup.key!;
-    const limits = rateLimitHeaders(key.rate, decision);
     if (!decision.allowed) {
       throw new ProblemError(
         'rate_limited',
         `This key allows ${key.rate} requests per second.`,
         {},
-        {
-          ...limits,
-          'retry-after': String(decision.retryAfterSeconds),
-        },
+        { ...rateLimitHeaders(key.rate, decision), 'retry-after': String(decision.retryAfterSeconds) },
       );
     }
-    lookup.headers.push('ratelimit-policy', limits['ratelimit-policy']!, 'ratelimit', limits.ratelimit!);
+    lookup.headers.push('ratelimit-policy', rateLimitPolicy(key.rate), 'ratelimit', rateLimitState(decision));
     requireScope(key, lookup.operation.scope);
     const { params, toKey } = lookup.operation;
     lookup.keys = parseLookupQuery(lookup.query, params).map(([name, raw]) => [name, toKey(name, raw)]);

@@ -56,10 +56,23 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
+const policies = new Map<number, string>();
+
+/** The `RateLimit-Policy` of a rate: the same text for every request of every key with that rate. */
+export function rateLimitPolicy(rate: number): string {
+  let policy = policies.get(rate);
+  if (policy === undefined) {
+    policy = `"default";q=${rate};w=1`;
+    if (policies.size < 1000) policies.set(rate, policy);
+  }
+  return policy;
+}
+
+/** The `RateLimit` header of a decision. */
+export const rateLimitState = (decision: LimitDecision) =>
+  `"default";r=${decision.remaining};t=${decision.resetSeconds}`;
+
 /** The IETF httpapi rate-limit draft headers for a decision. */
 export function rateLimitHeaders(rate: number, decision: LimitDecision): Record<string, string> {
-  return {
-    'ratelimit-policy': `"default";q=${rate};w=1`,
-    ratelimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
-  };
+  return { 'ratelimit-policy': rateLimitPolicy(rate), ratelimit: rateLimitState(decision) };
 }

@@ -1,4 +1,7 @@
-// A test app over an in-memory SQLite store with a few hand-written records and keys.
+// A test app over a SQLite file (and its serving index) or PostgreSQL, with a few hand-written records and keys.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { issueKey, type KeyRequest } from '../../src/auth/keys.js';
@@ -70,8 +73,16 @@ export type Backend = (typeof BACKENDS)[number];
 /** An empty store of the backend; PostgreSQL gets a throwaway database, dropped on close. */
 async function emptyStore(backend: Backend): Promise<{ store: Store; dispose(): Promise<void> }> {
   if (backend === 'sqlite') {
-    const store = openSqliteStore(':memory:');
-    return { store, dispose: () => store.close() };
+    // A file, as a server has it: lookups read the serving index beside it.
+    const dir = mkdtempSync(join(tmpdir(), 'enrich-app-'));
+    const store = openSqliteStore(join(dir, 'enrich.db'));
+    return {
+      store,
+      dispose: async () => {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const database = await createTestDatabase();
   const store = await openPostgresStore({ url: database.url });

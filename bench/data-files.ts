@@ -12,6 +12,16 @@ export interface DataFiles {
 /** Generation runs at roughly 10,000 records a second here; a millisecond each is ample headroom. */
 const generateTimeoutMs = (sizes: Sizes) => 60_000 + (sizes.people + sizes.companies);
 
+const datasetDir = (sizes: Sizes, root: string, gzip: boolean) =>
+  path.join(
+    root,
+    `people-${sizes.people}-companies-${sizes.companies}-seed-${sizes.seed}${gzip ? '-gz' : ''}`,
+  );
+
+/** True when `cacheDir` holds a complete data set of `sizes`. */
+export const isCached = (cacheDir: string, sizes: Sizes, gzip = false) =>
+  existsSync(path.join(datasetDir(sizes, cacheDir, gzip), '.complete'));
+
 /**
  * The NDJSON files for `sizes`: from `cacheDir` when a complete set is there, else freshly generated;
  * gzip-compressed with `gzip` (a fifth of the disk, for data sets that would not fit beside their store).
@@ -22,8 +32,7 @@ export async function obtainDataset(
   cacheDir?: string,
   gzip = false,
 ): Promise<DataFiles> {
-  const name = `people-${sizes.people}-companies-${sizes.companies}-seed-${sizes.seed}${gzip ? '-gz' : ''}`;
-  const dir = path.join(cacheDir ?? workDir, name);
+  const dir = datasetDir(sizes, cacheDir ?? workDir, gzip);
   const complete = path.join(dir, '.complete');
   const suffix = gzip ? '.ndjson.gz' : '.ndjson';
   const files = {

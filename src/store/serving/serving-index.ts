@@ -4,44 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type Database, open, type RootDatabase } from 'lmdb';
 import type { Entity, IdentifierKind, ServedRecord } from '../store.js';
-import { buildEntity, type EntityDbs, encodeRow, identsOf } from './build.js';
-import { CROWDED, listedIds, withId, withoutId } from './id-lists.js';
+import { applyChange, buildEntity, type EntityDbs, encodeRow, served } from './entity.js';
+import { CROWDED, listedIds } from './id-lists.js';
+import type { IndexSource, RecordChange, SourceRow, WriteScope } from './source.js';
 import { isAlive, thisWriter, type WriterId } from './writers.js';
-
-/** A record as the store of record holds it: `idents` is its identifier list, `[[kind code, value], …]`. */
-export interface SourceRow {
-  id: string;
-  etag: string;
-  body: string;
-  idents: string;
-}
-
-/** One record after a write: its new row, or none when it was deleted. */
-export interface RecordChange {
-  id: string;
-  row?: SourceRow;
-}
-
-/** How the index reads the store of record, to repair an unfinished write or to rebuild. */
-export interface IndexSource {
-  /** Identifies the store (a new or replaced file gets another id). */
-  storeId(): string;
-  /** Bumped by every transaction that writes records; the index holds the one it reflects. */
-  generation(): number;
-  /** The rows of these ids that exist. */
-  rows(entity: Entity, ids: readonly string[]): SourceRow[];
-  /** Up to `limit` rows after `afterId`, in id order. */
-  page(entity: Entity, afterId: string, limit: number): SourceRow[];
-  /** Up to `limit` identifier rows `[kind code, value, id]` after (kind, value), in that order. */
-  identPage(
-    entity: Entity,
-    after: [number, string] | undefined,
-    limit: number,
-  ): Array<[number, string, string]>;
-}
-
-/** What a write changes: the records of an entity, or the API keys (which servers hold in memory). */
-export type WriteScope = Entity | 'keys';
 
 /** A write announced before it begins, so that it can be repaired if its process dies half-way. */
 interface Intent {
@@ -65,23 +31,6 @@ const PAGE_SIZE = 16_384;
 /** The flags every lookup reads, in one small value: [people ready: u8][companies ready: u8][keys version: u32 LE]. */
 const FLAGS_KEY = 's';
 const READY_AT: Record<Entity, number> = { people: 0, companies: 1 };
-
-/** The index keys of an identifier list: `<kind code>:<value>`. */
-const identKeys = (idents: string) =>
-  (JSON.parse(idents) as Array<[number, string]>).map(([kind, value]) => `${kind}:${value}`);
-
-/**
- * The record a value holds. `value` is lmdb's shared read buffer (getBinaryFast: no allocation), valid
- * until the next read, so the body is copied out — into Node's pooled memory, cheaper than a fresh
- * zeroed buffer per read.
- */
-function served(id: string, value: Buffer): ServedRecord {
-  const etagEnd = 1 + value[0]!;
-  const bodyStart = etagEnd + 4 + value.readUInt32LE(etagEnd);
-  const body = Buffer.allocUnsafe(value.length - bodyStart);
-  value.copy(body, 0, bodyStart);
-  return { id, etag: value.toString('latin1', 1, etagEnd), body };
-}
 
 interface Flags {
   ready: Record<Entity, boolean>;
@@ -230,7 +179,7 @@ export class ServingIndex {
       return this.env.transactionSync(() => {
         const { result, changes = [], generation } = commit();
         if (scope === 'keys') this.bumpKeys();
-        else for (const change of changes) this.apply(scope, change);
+        else for (const change of changes) applyChange(this.dbs[scope], change);
         if (generation !== undefined) this.meta.putSync('generation', generation);
         this.intents.removeSync(intent);
         this.seen = undefined;
@@ -341,33 +290,6 @@ export class ServingIndex {
     this.setFlags({ ...flags, keys: flags.keys + 1 });
   }
 
-  /** Replaces (or removes) one record and its identifiers. */
-  private apply(entity: Entity, { id, row }: RecordChange): void {
-    const { records, idents } = this.dbs[entity];
-    const before = records.getBinary(id);
-    const oldIdents = before ? identsOf(before) : '[]';
-    const newIdents = row?.idents ?? '[]';
-    if (oldIdents !== newIdents) {
-      const now = new Set(identKeys(newIdents));
-      const old = new Set(identKeys(oldIdents));
-      for (const key of old) {
-        if (now.has(key)) continue;
-        const list = idents.get(key);
-        const rest = list === undefined ? undefined : withoutId(list, id);
-        if (rest === undefined) idents.removeSync(key);
-        else if (rest !== list) idents.putSync(key, rest);
-      }
-      for (const key of now) {
-        if (old.has(key)) continue;
-        const list = idents.get(key);
-        const more = withId(list, id);
-        if (more !== list) idents.putSync(key, more);
-      }
-    }
-    if (row) records.putSync(id, encodeRow(row));
-    else if (before) records.removeSync(id);
-  }
-
   private abandonedIntents(): Array<{ key: string; value: Intent }> {
     return [...this.intents.getRange()].filter(({ value }) => !isAlive(value.writer)) as Array<{
       key: string;
@@ -384,7 +306,7 @@ export class ServingIndex {
         this.bumpKeys();
       } else {
         const rows = new Map(this.source.rows(scope, value.ids).map((row) => [row.id, row]));
-        for (const id of value.ids) this.apply(scope, { id, row: rows.get(id) });
+        for (const id of value.ids) applyChange(this.dbs[scope], { id, row: rows.get(id) });
       }
       this.intents.removeSync(key);
     }

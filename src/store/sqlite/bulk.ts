@@ -1,7 +1,7 @@
 // A bulk load into an empty entity on SQLite: records only, many per statement, then the identifier index
 // built once, sorted, from the identifier lists the records carry.
 import type Database from 'better-sqlite3';
-import type { SourceRow } from '../serving/serving-index.js';
+import type { SourceRow } from '../serving/source.js';
 import { isAlive, thisWriter, type WriterId } from '../serving/writers.js';
 import type { Entity } from '../store.js';
 import { TABLES } from './schema.js';

@@ -1,7 +1,8 @@
 // Records, identifiers and suppressions on SQLite, and the serving index that follows every write of them.
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { IndexSource, RecordChange, ServingIndex, SourceRow } from '../serving/serving-index.js';
+import type { ServingIndex } from '../serving/serving-index.js';
+import type { IndexSource, RecordChange, SourceRow } from '../serving/source.js';
 import type { Entity, IdentifierKind, RecordToStore, ServedRecord, StoredRecord } from '../store.js';
 import { KIND_CODES, TABLES } from './schema.js';
 

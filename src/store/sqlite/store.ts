@@ -3,7 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { ServingIndex, type SourceRow } from '../serving/serving-index.js';
+import { ServingIndex } from '../serving/serving-index.js';
+import type { SourceRow } from '../serving/source.js';
 import type {
   AccountingBatch,
   ApiKey,

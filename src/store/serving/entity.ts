@@ -1,13 +1,56 @@
-// Building an entity's part of the serving index from the store of record: records in id order, then each
-// identifier's whole id list from the identifier index in (kind, value, id) order — sorted writes only.
+// An entity's part of the serving index: how a record is encoded and read, how a change is applied, and
+// how the whole part is built from the store of record with sorted reads and writes.
 import type { Database, RootDatabase } from 'lmdb';
-import type { Entity } from '../store.js';
-import { CROWDED, MAX_LISTED } from './id-lists.js';
-import type { IndexSource, SourceRow } from './serving-index.js';
+import type { Entity, ServedRecord } from '../store.js';
+import { CROWDED, MAX_LISTED, withId, withoutId } from './id-lists.js';
+import type { IndexSource, RecordChange, SourceRow } from './source.js';
 
 export interface EntityDbs {
   records: Database<Buffer, string>;
   idents: Database<string, string>;
+}
+
+/** The index keys of an identifier list: `<kind code>:<value>`. */
+const identKeys = (idents: string) =>
+  (JSON.parse(idents) as Array<[number, string]>).map(([kind, value]) => `${kind}:${value}`);
+
+/**
+ * The record a value holds. `value` is lmdb's shared read buffer (getBinaryFast: no allocation), valid
+ * until the next read, so the body is copied out — into Node's pooled memory, cheaper than a fresh
+ * zeroed buffer per read.
+ */
+export function served(id: string, value: Buffer): ServedRecord {
+  const etagEnd = 1 + value[0]!;
+  const bodyStart = etagEnd + 4 + value.readUInt32LE(etagEnd);
+  const body = Buffer.allocUnsafe(value.length - bodyStart);
+  value.copy(body, 0, bodyStart);
+  return { id, etag: value.toString('latin1', 1, etagEnd), body };
+}
+
+/** Replaces (or removes) one record and its identifiers. */
+export function applyChange({ records, idents }: EntityDbs, { id, row }: RecordChange): void {
+  const before = records.getBinary(id);
+  const oldIdents = before ? identsOf(before) : '[]';
+  const newIdents = row?.idents ?? '[]';
+  if (oldIdents !== newIdents) {
+    const now = new Set(identKeys(newIdents));
+    const old = new Set(identKeys(oldIdents));
+    for (const key of old) {
+      if (now.has(key)) continue;
+      const list = idents.get(key);
+      const rest = list === undefined ? undefined : withoutId(list, id);
+      if (rest === undefined) idents.removeSync(key);
+      else if (rest !== list) idents.putSync(key, rest);
+    }
+    for (const key of now) {
+      if (old.has(key)) continue;
+      const list = idents.get(key);
+      const more = withId(list, id);
+      if (more !== list) idents.putSync(key, more);
+    }
+  }
+  if (row) records.putSync(id, encodeRow(row));
+  else if (before) records.removeSync(id);
 }
 
 /** Rows copied per write transaction. */

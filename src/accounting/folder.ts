@@ -45,24 +45,34 @@ export class JournalFolder {
 
   /** Folds everything there is to fold now; resolves with how many lookups it folded. Calls share a run. */
   fold(): Promise<number> {
-    this.running ??= this.foldAll().finally(() => {
+    this.running ??= this.foldAll(false).finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  /** Waits for a run in progress, then folds once more: everything committed before the call is in. */
+  /**
+   * Waits for a run in progress, then folds once more, live processes' segments too (another worker's
+   * lookups, for a usage report): everything committed before the call is in. Folding a run another
+   * folder may fold too is safe — the store counts each run once.
+   */
   async foldNow(): Promise<number> {
     await this.running?.catch(() => {});
-    return this.fold();
+    const run = this.foldAll(true);
+    this.running = run;
+    try {
+      return await run;
+    } finally {
+      if (this.running === run) this.running = undefined;
+    }
   }
 
-  private async foldAll(): Promise<number> {
+  private async foldAll(everyone: boolean): Promise<number> {
     let folded = 0;
     const self = thisWriter();
     for (const segment of listSegments(this.dir)) {
       const own = segment.writer.pid === self.pid && segment.writer.started === self.started;
-      if (!own && isAlive(segment.writer)) continue;
+      if (!own && !everyone && isAlive(segment.writer)) continue;
       folded += await this.foldSegment(segment);
     }
     await this.pruneDaily();

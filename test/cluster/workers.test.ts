@@ -102,6 +102,19 @@ describe('enrich serve --workers 2 without Redis', () => {
     expect(workers.map((m) => m[1]).sort()).toEqual(['1', '2', 'primary']);
   });
 
+  it('reports in /v1/usage the lookups every worker answered, at once', async () => {
+    const key = enrich(['keys', 'create', '--name', 'usage', '--rate', '1000', '--db', db]);
+    const token = key.stdout.trim().split('\n').at(-1)!;
+    const statuses = await Promise.all(Array.from({ length: 30 }, () => lookupStatus(server.url, token)));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    for (let i = 0; i < 4; i++) {
+      const response = await fetch(`${server.url}/v1/usage`, {
+        headers: { authorization: `Bearer ${token}`, connection: 'close' },
+      });
+      expect((await response.json()).totals).toMatchObject({ requests: 30, matched: 30 });
+    }
+  });
+
   it('replaces a worker that dies', async () => {
     const [victim] = childrenOf(server.child.pid!);
     process.kill(victim!, 'SIGKILL');

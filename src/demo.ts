@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { issueKey } from './auth/keys.js';
 import { hashToken } from './auth/tokens.js';
+import { README_COMPANY, README_PERSON } from './demo-records.js';
 import type { Store } from './store/store.js';
 
 export const DEMO = { companies: 2_000, people: 10_000, seed: 2026 };
@@ -36,6 +37,13 @@ export async function prepareDemo(
       const [companiesFile, peopleFile] = files;
       await importFile(store, 'companies', companiesFile!);
       await importFile(store, 'people', peopleFile!);
+      // The README's examples look these up; they join the generated ones.
+      const readmeCompanies = join(dir, 'readme-companies.ndjson');
+      const readmePeople = join(dir, 'readme-people.ndjson');
+      writeFileSync(readmeCompanies, `${JSON.stringify(README_COMPANY)}\n`);
+      writeFileSync(readmePeople, `${JSON.stringify(README_PERSON)}\n`);
+      await importFile(store, 'companies', readmeCompanies);
+      await importFile(store, 'people', readmePeople);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,0 +1,25 @@
+// The records the README's examples look up, added to the demo set so that every example works as printed.
+// Their ids lie past any the generator mints for the demo's sizes, so they never replace a generated record.
+
+export const README_COMPANY = {
+  id: 'f900000000001',
+  name: 'Acme Holdings',
+  website: 'https://www.acme.com.au',
+  fqdn: 'acme.com.au',
+  linkedin: 'acme-holdings',
+  industry_codes: { abn: '51824753556', acn: '004085616' },
+  hq_country: 'Australia',
+  description: 'A company the README looks up: by website, a subdomain of it, its ABN or its LinkedIn page.',
+};
+
+export const README_PERSON = {
+  id: 'fp900000000001',
+  name: 'Jane Citizen',
+  first_name: 'Jane',
+  last_name: 'Citizen',
+  position: 'Head of Finance',
+  current_company: { id: README_COMPANY.id, name: README_COMPANY.name, linkedin: README_COMPANY.linkedin },
+  linkedin: 'https://www.linkedin.com/in/jane-citizen',
+  emails: { work: [{ value: 'jane.citizen@acme.com.au', deliverability: 'Deliverable' }] },
+  location: ['Sydney', 'New South Wales', 'Australia'],
+};

@@ -14,24 +14,6 @@ export function journalLine(r: LookupRecord): string {
   return `${r.at}\t${r.keyId}\t${r.operation}\t${r.params.join(',')}\t${r.status}\t${r.matched.join(',')}\n`;
 }
 
-const list = (text: string) => (text === '' ? [] : text.split(','));
-
-/** A line back as the lookup it records; undefined for a line that is not one (never written whole). */
-export function parseJournalLine(line: string): LookupRecord | undefined {
-  const fields = line.split('\t');
-  if (fields.length !== 6) return undefined;
-  const [at, keyId, operation, params, status, matched] = fields as [string, ...string[]];
-  const record = {
-    at: Number(at),
-    keyId: keyId!,
-    operation: operation as Operation,
-    params: list(params!),
-    matched: list(matched!),
-    status: Number(status),
-  };
-  return Number.isFinite(record.at) && Number.isInteger(record.status) ? record : undefined;
-}
-
 /** What a run of journal lines adds to the store. */
 export type Folded = AccountingBatch;
 

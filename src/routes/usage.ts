@@ -32,7 +32,10 @@ export function registerUsage(app: FastifyInstance, { store, limiter, accounting
       const key = await authenticate(store, request.headers.authorization);
       reply.headers(await admit(limiter, key));
       const since = monthStart(new Date());
-      await accounting?.foldNow();
+      // The latest lookups, when the journal can be folded now; else the report reads what is folded.
+      await accounting?.foldNow().catch((error: unknown) => {
+        request.log.warn({ err: error }, 'usage report: the journal could not be folded first');
+      });
       const rows = mergeUsage(await store.usage({ keyId: key.id, since }));
       const totals = sumUsage(rows);
       // Matched lookups are what a quota counts, so the metered figure is the quota's too.

@@ -1,6 +1,6 @@
 // enrich audit --record ID | --key ID [--since DATE] [--json]: who looked a record up, what a key looked up.
 import type { Command } from 'commander';
-import { calendarDay, UsageError, wholeNumber, withOpenStore, withStore } from './options.js';
+import { calendarDay, UsageError, wholeNumber, withReportStore, withStore } from './options.js';
 import { formatTable } from './table.js';
 
 const DEFAULT_LIMIT = 10_000;
@@ -22,7 +22,7 @@ export function registerAudit(program: Command) {
         throw new UsageError('give --record ID, --key ID or both');
       }
       const limit: number = opts.limit ?? DEFAULT_LIMIT;
-      await withOpenStore(opts, async (store) => {
+      await withReportStore(opts, async (store) => {
         const names = new Map((await store.listKeys()).map((k) => [k.id, k.name]));
         const entries = (
           await store.audit({ recordId: opts.record, keyId: opts.key, since: opts.since, limit })

@@ -2,7 +2,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_RATE, issueKey, parseDuration, parseScopes, publicKey, rotateKey } from '../auth/keys.js';
 import { describeKey } from './key-report.js';
-import { UsageError, wholeNumber, withOpenStore, withStore } from './options.js';
+import { UsageError, wholeNumber, withOpenStore, withReportStore, withStore } from './options.js';
 import { formatTable } from './table.js';
 
 function parseFutureDate(value: string): Date {
@@ -91,7 +91,7 @@ export function registerKeys(program: Command) {
     .argument('<id>', 'key id, as keys list shows it')
     .option('--json', 'print JSON')
     .action(async (id: string, opts) => {
-      await withOpenStore(opts, async (store) => {
+      await withReportStore(opts, async (store) => {
         const report = await describeKey(store, id);
         if (!report) throw new UsageError(`no key ${id}`);
         process.stdout.write(opts.json ? `${JSON.stringify(report.json, null, 2)}\n` : report.text);

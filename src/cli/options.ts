@@ -1,5 +1,6 @@
 // Options every command shares: where the store is (contract §7), and entity names.
 import { type Command, InvalidArgumentError } from 'commander';
+import { defaultJournalDir } from '../config.js';
 import { describeStore, openStore, type StoreLocation } from '../store/open.js';
 import type { Entity, Store } from '../store/store.js';
 
@@ -31,6 +32,25 @@ export async function withOpenStore<T>(
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Like withOpenStore, for a command that reports audit or usage: the accounting journals are folded in
+ * first — a crashed server's, and a running one's latest lookups — so the report holds every lookup
+ * answered before it (each stretch of a journal is counted once, whoever folds it).
+ */
+export async function withReportStore<T>(
+  opts: { db?: string },
+  work: (store: Store) => Promise<T>,
+  env = process.env,
+): Promise<T> {
+  return withOpenStore(opts, async (store) => {
+    const location = storeLocation(opts, env);
+    const dir = env.ENRICH_JOURNAL_DIR || defaultJournalDir(location);
+    const { JournalFolder } = await import('../accounting/folder.js');
+    await new JournalFolder(store, dir).foldNow();
+    return work(store);
+  });
 }
 
 export { describeStore };

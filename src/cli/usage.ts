@@ -1,18 +1,18 @@
 // enrich usage [--key ID] [--since DATE] [--json]: metered usage per key, day and operation.
 import type { Command } from 'commander';
 import { COUNTERS, monthStart, sumUsage } from '../accounting/usage-report.js';
-import { calendarDay, withOpenStore, withStore } from './options.js';
+import { calendarDay, withReportStore, withStore } from './options.js';
 import { formatTable } from './table.js';
 
 export function registerUsage(program: Command) {
   withStore(program.command('usage'))
-    .description('usage per key, UTC day and operation: requests and their outcomes (flushed every second)')
+    .description('usage per key, UTC day and operation: requests and their outcomes')
     .option('--key <id>', 'one key only')
     .option('--since <date>', 'first day, YYYY-MM-DD (default: the first of this month)', calendarDay)
     .option('--json', 'print JSON: {since, rows, totals}')
     .action(async (opts) => {
       const since: string = opts.since ?? monthStart(new Date());
-      await withOpenStore(opts, async (store) => {
+      await withReportStore(opts, async (store) => {
         const rows = await store.usage({ keyId: opts.key, since });
         const totals = sumUsage(rows);
         if (opts.json) {

@@ -117,7 +117,11 @@ describe.each(CASES)(
       const answered = [...received.values()].reduce((a, b) => a + b, 0);
       expect(answered).toBeGreaterThan(100);
 
-      // The next server folds in what the killed one journalled before it serves; a graceful stop folds the rest.
+      // A report run before anything restarts folds in what the killed server journalled.
+      const usage = JSON.parse(cli(['usage', '--key', keyId, '--json']).stdout);
+      expect(usage.totals.matched).toBeGreaterThanOrEqual(answered);
+
+      // The next server folds in whatever is left before it serves; a graceful stop folds the rest.
       const restarted = await serve(['--db', db, '--workers', '1'], env);
       expect(await restarted.stop()).toBe(0);
 

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Accounting } from '../accounting/accounting.js';
+import { outcomeOf } from '../accounting/outcome.js';
 import { identifyKey, type KeyMatch, requireLive, requireScope } from '../auth/authenticate.js';
 import { ProblemError } from '../errors.js';
 import type { LookupKey } from '../identifiers/params.js';
@@ -19,7 +20,7 @@ import {
 import { LOOKUPS, type LookupOperation } from '../lookup/operations.js';
 import { parseLookupQuery } from '../lookup/query.js';
 import { type Resolved, resolve } from '../lookup/resolve.js';
-import type { LookupOutcome, Metrics } from '../metrics.js';
+import type { Metrics } from '../metrics.js';
 import { type ApiKey, isPromise, type MaybePromise, type Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
 import { PROBLEM_TYPE, problemDocument, toProblem } from './problem.js';
@@ -38,16 +39,11 @@ export interface LookupPathDeps {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const OUTCOME_BY_CODE: Record<string, LookupOutcome> = {
-  not_found: 'not_found',
-  ambiguous_match: 'ambiguous',
-};
-
-/** The route label of each path served, as Fastify names its routes in metrics. */
-const ROUTES = new Map<string, { operation: LookupOperation; route: string }>(
+/** Each path served, and its operation; the path is also the route label in metrics, as Fastify names it. */
+const ROUTES = new Map<string, LookupOperation>(
   LOOKUPS.flatMap((operation) => [
-    [operation.path, { operation, route: operation.path }],
-    [`/v1${operation.path}`, { operation, route: `/v1${operation.path}` }],
+    [operation.path, operation],
+    [`/v1${operation.path}`, operation],
   ]),
 );
 
@@ -138,11 +134,12 @@ export class LookupPath {
     const question = url.indexOf('?', 1);
     const hash = url.indexOf('#', 1);
     const end = hash >= 0 && (question < 0 || hash < question) ? hash : question;
-    const found = ROUTES.get(end < 0 ? url : url.slice(0, end));
-    if (found === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    const path = end < 0 ? url : url.slice(0, end);
+    const operation = ROUTES.get(path);
+    if (operation === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
     const queryString = end < 0 ? '' : url.slice(end + 1);
     const query = queryString.length === 0 ? {} : (parseQuery(queryString) as Record<string, unknown>);
-    this.handle(req, res, found.operation, found.route, query, requestId(req.headers['x-request-id']));
+    this.handle(req, res, operation, path, query, requestId(req.headers['x-request-id']));
     return true;
   }
 
@@ -224,7 +221,7 @@ export class LookupPath {
       lookup.headers.push('content-type', JSON_TYPE);
       lookup.body = record.body;
     }
-    this.finish(lookup, 'matched');
+    this.finish(lookup);
   }
 
   /** Settled before replying, matched or not, so that every keyed response carries the remainder. */
@@ -251,7 +248,7 @@ export class LookupPath {
     lookup.headers.push('content-type', PROBLEM_TYPE);
     lookup.status = problem.status;
     lookup.body = problemDocument(problem, lookup.id);
-    this.finish(lookup, problem.status >= 500 ? 'failed' : (OUTCOME_BY_CODE[problem.code] ?? 'rejected'));
+    this.finish(lookup);
   }
 
   /**
@@ -259,8 +256,10 @@ export class LookupPath {
    * one commit of the turn's records, then every reply. Sending a turn's replies together also costs the
    * kernel fewer wake-ups of the clients than one at a time.
    */
-  private finish(lookup: Lookup, outcome: LookupOutcome | 'failed'): void {
+  private finish(lookup: Lookup): void {
     lookup.decided = true;
+    // Counted by status, as accounting meters it: one mapping for both.
+    const outcome = outcomeOf(lookup.status);
     if (outcome !== 'failed') this.deps.metrics.lookups.inc(lookup.operation.entity, outcome);
     const { accounting } = this.deps;
     if (lookup.keyId !== undefined && accounting !== undefined) {

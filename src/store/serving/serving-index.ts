@@ -122,6 +122,12 @@ export class ServingIndex {
     this.flags.putSync(FLAGS_KEY, value);
   }
 
+  /** Puts an entity's part in service, or takes it out, keeping the other flags. */
+  private setReady(entity: Entity, ready: boolean): void {
+    const flags = this.flagsNow();
+    this.setFlags({ ...flags, ready: { ...flags.ready, [entity]: ready } });
+  }
+
   /** True when an entity's lookups may read the index: built, and not being rebuilt. */
   ready(entity: Entity): boolean {
     return this.current().ready[entity];
@@ -219,7 +225,7 @@ export class ServingIndex {
     buildEntity(this.env, this.dbs[entity], this.source, entity, identifiersOnly);
     this.env.transactionSync(() => {
       this.meta.putSync(`state:${entity}`, 'ready' satisfies State);
-      this.setFlags({ ...this.flagsNow(), ready: { ...this.flagsNow().ready, [entity]: true } });
+      this.setReady(entity, true);
       if (ENTITIES.every((e) => this.meta.get(`state:${e}`) === 'ready')) {
         this.meta.putSync('generation', this.source.generation());
       }
@@ -230,7 +236,7 @@ export class ServingIndex {
   /** Under the write lock: marks an entity as being built by this process and empties its part. */
   private claim(entity: Entity): void {
     this.meta.putSync(`state:${entity}`, { building: thisWriter() } satisfies State);
-    this.setFlags({ ...this.flagsNow(), ready: { ...this.flagsNow().ready, [entity]: false } });
+    this.setReady(entity, false);
     this.dbs[entity].records.clearSync();
     this.dbs[entity].idents.clearSync();
   }

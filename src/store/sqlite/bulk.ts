@@ -48,21 +48,21 @@ export class SqliteBulk {
     add: Database.Statement<[Entity, string]>;
     remove: Database.Statement<[Entity]>;
     all: Database.Statement<[], { entity: Entity; writer: string }>;
-    bump: Database.Statement<[], number>;
   };
   private readonly beginTx: (entity: Entity) => boolean;
   private readonly writeTx: (entity: Entity, rows: SourceRow[]) => number;
   private readonly finishTx: (entity: Entity) => number;
 
-  constructor(private readonly db: Database.Database) {
+  /** `nextGeneration` bumps the store's generation (SqliteRecords'), in the caller's transaction. */
+  constructor(
+    private readonly db: Database.Database,
+    nextGeneration: () => number,
+  ) {
     this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
     const marks = {
       add: db.prepare<[Entity, string]>('INSERT INTO bulk_loads (entity, writer) VALUES (?, ?)'),
       remove: db.prepare<[Entity]>('DELETE FROM bulk_loads WHERE entity = ?'),
       all: db.prepare<[], { entity: Entity; writer: string }>('SELECT entity, writer FROM bulk_loads'),
-      bump: db
-        .prepare<[], number>('UPDATE serving_state SET generation = generation + 1 RETURNING generation')
-        .pluck(),
     };
     this.marks = marks;
     const begin = db.transaction((entity: Entity) => {
@@ -78,14 +78,14 @@ export class SqliteBulk {
       let i = 0;
       for (; i + ROWS <= rows.length; i += ROWS) s.many.run(values(i, i + ROWS));
       for (; i < rows.length; i++) s.one.run(values(i, i + 1));
-      return marks.bump.get()!;
+      return nextGeneration();
     });
     const finish = db.transaction((entity: Entity) => {
       const s = this.entities[entity];
       s.clearIdents.run();
       s.buildIdents.run();
       marks.remove.run(entity);
-      return marks.bump.get()!;
+      return nextGeneration();
     });
     this.beginTx = (entity) => begin.immediate(entity);
     this.writeTx = (entity, rows) => write.immediate(entity, rows);

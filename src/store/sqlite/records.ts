@@ -234,6 +234,11 @@ export class SqliteRecords implements IndexSource {
     return this.entities[entity].count.get()!;
   }
 
+  /** Bumps the store's generation inside the caller's write transaction; the new generation. */
+  nextGeneration(): number {
+    return this.shared.nextGeneration.get()!;
+  }
+
   // IndexSource: how the serving index reads the store of record.
   storeId(): string {
     return this.shared.storeId.get()!;

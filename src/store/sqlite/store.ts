@@ -81,7 +81,7 @@ export class SqliteStore implements Store {
     this.keys = new SqliteKeys(db);
     this.audit_ = new SqliteAudit(db);
     this.journal = new SqliteJournal(db, this.keys, this.audit_);
-    this.bulk = new SqliteBulk(db);
+    this.bulk = new SqliteBulk(db, () => this.records.nextGeneration());
     this.ping_ = db.prepare<[], number>('SELECT 1').pluck();
     this.dataVersion_ = db.prepare<[], number>('PRAGMA data_version').pluck();
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ProblemError } from '../../src/errors.js';
+import type { ProblemError } from '../../src/errors.js';
 import { FieldCatalogue, projectRecord } from '../../src/lookup/fields.js';
 import { Company } from '../../src/schemas/company.js';
 import { Person } from '../../src/schemas/person.js';

@@ -105,7 +105,8 @@ class Lookup {
       this.headers.push('content-length', String(length));
     }
     res.writeHead(this.status, this.headers);
-    res.end(this.status === 304 ? undefined : this.body);
+    // A HEAD reply has the GET's headers and no body (Node's server drops it; inject() does not on Node 24).
+    res.end(this.status === 304 || this.req.method === 'HEAD' ? undefined : this.body);
     this.path.sent(this);
   }
 }

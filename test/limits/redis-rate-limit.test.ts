@@ -31,14 +31,15 @@ describe('token buckets in Redis', () => {
   });
 
   it('refill from the time Redis keeps', async () => {
+    // A slow rate, so that the machine's own delays between calls refill next to nothing.
     const { limiter: redis } = await limiter();
-    for (let i = 0; i < 20; i++) await redis.take('refill', 20);
-    expect((await redis.take('refill', 20)).allowed).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 250)); // 250 ms at 20/s: five tokens
-    const after = await Promise.all(Array.from({ length: 10 }, () => redis.take('refill', 20)));
+    const drained = await Promise.all(Array.from({ length: 5 }, () => redis.take('refill', 4)));
+    expect(drained.filter((d) => d.allowed)).toHaveLength(4);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // 500 ms at 4/s: two tokens
+    const after = await Promise.all(Array.from({ length: 6 }, () => redis.take('refill', 4)));
     const admitted = after.filter((d) => d.allowed).length;
-    expect(admitted).toBeGreaterThanOrEqual(4);
-    expect(admitted).toBeLessThanOrEqual(7);
+    expect(admitted).toBeGreaterThanOrEqual(2);
+    expect(admitted).toBeLessThanOrEqual(3);
   });
 
   it('share one bucket between processes, whichever connection asks', async () => {

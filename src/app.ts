@@ -6,6 +6,7 @@ import scalar from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { openAccounting } from './accounting/open.js';
 import { ProblemError } from './errors.js';
+import { registerCompression } from './http/compression.js';
 import { LookupPath } from './http/lookup-path.js';
 import { sendProblem, toProblem } from './http/problem.js';
 import { requestId } from './http/request-id.js';
@@ -121,6 +122,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       new ProblemError('not_found', `There is no ${request.method} ${request.url.split('?')[0]}.`),
     ),
   );
+
+  // Before any route: compression attaches to routes as they are declared.
+  await registerCompression(app);
 
   app.addSchema(Problem);
   await app.register(swagger, {

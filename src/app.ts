@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { openAccounting } from './accounting/open.js';
 import { ProblemError } from './errors.js';
 import { registerCompression } from './http/compression.js';
+import { type CorsOrigins, corsPolicy, registerCors } from './http/cors.js';
 import { LookupPath } from './http/lookup-path.js';
 import { sendProblem, toProblem } from './http/problem.js';
 import { requestId } from './http/request-id.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
    * folded on this thread (tests, in-memory stores).
    */
   journal?: { dir: string; location?: StoreLocation };
+  /** Origins allowed to call from a browser (CORS); none when omitted. */
+  corsOrigins?: CorsOrigins;
 }
 
 export const API_DESCRIPTION = `People and company enrichment. Every lookup needs \`Authorization: Bearer <token>\`.
@@ -54,6 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics();
   const limiter: RateLimiter = deps.limiter ?? new MemoryRateLimiter();
   const quota = deps.quota ?? new MemoryQuotaCounter(store);
+  const cors = deps.corsOrigins ? corsPolicy(deps.corsOrigins) : undefined;
 
   // Lookups are served before Fastify's router (LookupPath.serve): a synchronous path with no hook,
   // per-request logger or promise. Everything else, and lookups it leaves (while closing), goes on.
@@ -88,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accounting,
     log: app.log,
     accessLog: deps.accessLog ?? false,
+    cors,
   });
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -125,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Before any route: compression attaches to routes as they are declared.
   await registerCompression(app);
+  if (cors) await registerCors(app, cors);
 
   app.addSchema(Problem);
   await app.register(swagger, {

@@ -2,7 +2,6 @@
 
 import { createServer } from 'node:http';
 import swagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { openAccounting } from './accounting/open.js';
 import { ProblemError } from './errors.js';
@@ -15,6 +14,7 @@ import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { registerCompany } from './routes/company.js';
+import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 import { registerPeople } from './routes/people.js';
 import { registerUsage } from './routes/usage.js';
@@ -145,13 +145,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ],
     },
   });
-  await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerPeople(app, lookups);
   registerCompany(app, lookups);
   registerUsage(app, { store, limiter, accounting });
   registerHealth(app, store, metrics);
+  registerDocs(app);
 
   app.addHook('onClose', async () => {
     // In-flight requests have finished: what they counted and audited is written before the store closes.

@@ -2,10 +2,11 @@
 
 import { createServer } from 'node:http';
 import swagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { openAccounting } from './accounting/open.js';
 import { ProblemError } from './errors.js';
+import { registerCompression } from './http/compression.js';
+import { type CorsOrigins, corsPolicy, registerCors } from './http/cors.js';
 import { LookupPath } from './http/lookup-path.js';
 import { sendProblem, toProblem } from './http/problem.js';
 import { requestId } from './http/request-id.js';
@@ -13,6 +14,7 @@ import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { registerCompany } from './routes/company.js';
+import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 import { registerPeople } from './routes/people.js';
 import { registerUsage } from './routes/usage.js';
@@ -42,6 +44,8 @@ export interface AppDeps {
    * folded on this thread (tests, in-memory stores).
    */
   journal?: { dir: string; location?: StoreLocation };
+  /** Origins allowed to call from a browser (CORS); none when omitted. */
+  corsOrigins?: CorsOrigins;
 }
 
 export const API_DESCRIPTION = `People and company enrichment. Every lookup needs \`Authorization: Bearer <token>\`.
@@ -53,6 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics();
   const limiter: RateLimiter = deps.limiter ?? new MemoryRateLimiter();
   const quota = deps.quota ?? new MemoryQuotaCounter(store);
+  const cors = deps.corsOrigins ? corsPolicy(deps.corsOrigins) : undefined;
 
   // Lookups are served before Fastify's router (LookupPath.serve): a synchronous path with no hook,
   // per-request logger or promise. Everything else, and lookups it leaves (while closing), goes on.
@@ -87,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accounting,
     log: app.log,
     accessLog: deps.accessLog ?? false,
+    cors,
   });
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -122,6 +128,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ),
   );
 
+  // Before any route: compression attaches to routes as they are declared.
+  await registerCompression(app);
+  if (cors) await registerCors(app, cors);
+
   app.addSchema(Problem);
   await app.register(swagger, {
     openapi: {
@@ -135,13 +145,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ],
     },
   });
-  await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerPeople(app, lookups);
   registerCompany(app, lookups);
   registerUsage(app, { store, limiter, accounting });
   registerHealth(app, store, metrics);
+  registerDocs(app);
 
   app.addHook('onClose', async () => {
     // In-flight requests have finished: what they counted and audited is written before the store closes.

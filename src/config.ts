@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
+/** `*`, or an origin as a browser sends it: scheme, lower-case host, a port unless the scheme's default. */
+const ORIGIN = '^([*]|https?://([a-z0-9.-]+|\\[[0-9a-f:.]+\\])(:[0-9]+)?)$';
+
 export const ConfigSchema = Type.Object({
   host: Type.String({ minLength: 1 }),
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
@@ -34,6 +37,8 @@ export const ConfigSchema = Type.Object({
   accounting: Type.Boolean(),
   /** The accounting journal's directory. */
   journalDir: Type.String({ minLength: 1 }),
+  /** Origins browsers may call from (CORS), each `scheme://host[:port]`, or `*` for any; off when absent. */
+  corsOrigins: Type.Optional(Type.Array(Type.String({ pattern: ORIGIN }), { minItems: 1 })),
 });
 export type Config = Readonly<Static<typeof ConfigSchema>>;
 
@@ -53,6 +58,27 @@ type Source = Record<string, string | number | boolean | undefined>;
 
 const integer = (value: string | number | boolean | undefined) =>
   typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+/**
+ * ENRICH_CORS_ORIGINS, comma-separated, each origin written as a browser sends it (a trailing slash, an
+ * upper-case host or a default port is tidied away); anything else is left for the schema to refuse.
+ */
+function corsOrigins(value: string | number | boolean | undefined) {
+  if (typeof value !== 'string') return value;
+  const listed = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (listed.length === 0) return undefined;
+  return listed.map((origin) => {
+    try {
+      const url = new URL(origin);
+      const bare = url.pathname === '/' && !url.search && !url.hash && !url.username;
+      return bare && /^https?:$/.test(url.protocol) ? url.origin : origin;
+    } catch {
+      return origin;
+    }
+  });
+}
 const boolean = (value: string | number | boolean | undefined) =>
   value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
 
@@ -79,6 +105,7 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
     auditRetentionDays: integer(pick('auditRetentionDays', 'ENRICH_AUDIT_RETENTION_DAYS') ?? 365),
     accounting: boolean(pick('accounting', 'ENRICH_ACCOUNTING') ?? true),
     journalDir: '',
+    corsOrigins: corsOrigins(pick('corsOrigins', 'ENRICH_CORS_ORIGINS')),
   };
   candidate.journalDir = String(
     pick('journalDir', 'ENRICH_JOURNAL_DIR') ||

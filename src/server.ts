@@ -34,6 +34,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
     accessLog: config.accessLog,
     auditRetentionDays: config.auditRetentionDays,
     accounting: config.accounting,
+    corsOrigins: config.corsOrigins,
     journal: {
       dir: config.journalDir,
       location: {

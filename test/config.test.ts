@@ -14,3 +14,33 @@ describe('the audit retention setting', () => {
     expect(() => loadConfig({}, { ENRICH_AUDIT_RETENTION_DAYS: value })).toThrow(/auditRetentionDays/);
   });
 });
+
+describe('the CORS origins setting', () => {
+  it('is off unless ENRICH_CORS_ORIGINS is set', () => {
+    expect(loadConfig({}, {}).corsOrigins).toBeUndefined();
+    expect(loadConfig({}, { ENRICH_CORS_ORIGINS: ' , ' }).corsOrigins).toBeUndefined();
+  });
+
+  it('takes `*`, or comma-separated origins written as a browser sends them', () => {
+    expect(loadConfig({}, { ENRICH_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+    const origins = 'https://App.Example.com/, http://localhost:3000,https://x.example.org:443';
+    expect(loadConfig({}, { ENRICH_CORS_ORIGINS: origins }).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:3000',
+      'https://x.example.org',
+    ]);
+  });
+
+  it.each([
+    'app.example.com',
+    'https://app.example.com/path',
+    'https://*.example.com',
+    'ftp://files.example.com',
+    'mailto:ops@example.com',
+    'https://app.example.com?x=1',
+  ])('refuses %j at start, naming the setting and the value', (value) => {
+    expect(() => loadConfig({}, { ENRICH_CORS_ORIGINS: `https://ok.example.com, ${value}` })).toThrow(
+      new RegExp(`corsOrigins/1: .*${value.replace(/[?*.]/g, '\\$&')}`),
+    );
+  });
+});

@@ -23,6 +23,7 @@ import { type Resolved, resolve } from '../lookup/resolve.js';
 import type { Metrics } from '../metrics.js';
 import { type ApiKey, isPromise, type MaybePromise, type Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
+import type { CorsPolicy } from './cors.js';
 import { PROBLEM_TYPE, problemDocument, toProblem } from './problem.js';
 import { requestId } from './request-id.js';
 
@@ -36,6 +37,8 @@ export interface LookupPathDeps {
   log: FastifyBaseLogger;
   /** One log line per request: method, route, status, duration, request id. Never the query. */
   accessLog: boolean;
+  /** CORS, when configured: its headers go on every lookup response (preflights go to Fastify). */
+  cors?: CorsPolicy | undefined;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -69,6 +72,8 @@ class Lookup {
   matched: string[] = [];
   /** Response headers in order, as a flat [name, value, …] list. */
   readonly headers: string[];
+  /** How many entries of `headers` every reply keeps: the request id, and CORS headers when on. */
+  private readonly baseHeaders: number;
   status = 200;
   body: Buffer | string = '';
   /** Set once the reply is decided: a later failure (writing it) must not decide it again. */
@@ -85,12 +90,15 @@ class Lookup {
     readonly started: number,
   ) {
     this.headers = ['x-request-id', id];
+    const { cors } = path;
+    if (cors !== undefined) this.headers.push(...cors.headersFor(req.headers.origin));
+    this.baseHeaders = this.headers.length;
   }
 
   /** Sends `503 unavailable` instead: its record could not be kept, so the answer is not disclosed. */
   refuse(): void {
     const problem = toProblem(new StoreUnavailableError());
-    this.headers.length = 2; // only x-request-id stays
+    this.headers.length = this.baseHeaders; // only x-request-id (and CORS) stay
     for (const [name, value] of Object.entries(problem.headers)) this.headers.push(name, value);
     this.headers.push('content-type', PROBLEM_TYPE);
     this.status = problem.status;
@@ -119,8 +127,11 @@ export class LookupPath {
   private closing = false;
   /** Replies decided in this turn, sent together at its end once their records are committed. */
   private held: Lookup[] = [];
+  readonly cors: CorsPolicy | undefined;
 
-  constructor(private readonly deps: LookupPathDeps) {}
+  constructor(private readonly deps: LookupPathDeps) {
+    this.cors = deps.cors;
+  }
 
   /** From now on, leave every request to Fastify, which answers 503 while it closes. */
   close(): void {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { type AppDeps, buildApp } from '../../src/app.js';
 import { issueKey, type KeyRequest } from '../../src/auth/keys.js';
 import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
@@ -95,11 +95,15 @@ async function emptyStore(backend: Backend): Promise<{ store: Store; dispose(): 
   };
 }
 
-export async function testApp(backend: Backend = 'sqlite'): Promise<TestApp> {
+/** A test app over the hand-written records; `deps` adds settings (CORS origins, say). */
+export async function testApp(
+  backend: Backend = 'sqlite',
+  deps: Omit<Partial<AppDeps>, 'store'> = {},
+): Promise<TestApp> {
   const { store, dispose } = await emptyStore(backend);
   await seed(store, 'people', PEOPLE);
   await seed(store, 'companies', COMPANIES);
-  const app = await buildApp({ store });
+  const app = await buildApp({ ...deps, store });
   const newKey = async (request: Partial<KeyRequest> = {}) => {
     const { key, token } = await issueKey(store, { name: 'test', rate: 1000, ...request });
     return { auth: `Bearer ${token}`, id: key.id, token };

@@ -1,0 +1,77 @@
+// One lookup given as a JSON object of parameters (a bulk item, a POST body, a row of a list): parsed with the
+// GET's rules, resolved, and classified, carrying the very problem a single GET would answer. No HTTP, no
+// accounting: the callers meter and audit.
+import { ProblemError } from '../errors.js';
+import type { LookupKey } from '../identifiers/params.js';
+import { isPromise, type MaybePromise, type ServedRecord, type Store } from '../store/store.js';
+import type { LookupOperation } from './operations.js';
+import { parseLookupQuery } from './query.js';
+import { type Resolved, resolve } from './resolve.js';
+
+/** How one item ended: as `enrich match` and the bulk summary count it. */
+export type ItemStatus = 'matched' | 'not_found' | 'ambiguous' | 'invalid';
+
+export type ItemOutcome =
+  | { status: 'matched'; matchedBy: string[]; record: ServedRecord }
+  | { status: Exclude<ItemStatus, 'matched'>; problem: ProblemError };
+
+/**
+ * The [parameter, key] pairs of an item's params, validated as a GET's query is (names, repeats, empties,
+ * lengths, normalisation); throws the GET's problem. Values must be strings, as in a query string.
+ * @example itemKeys(PEOPLE_LOOKUP, { work_email: 'Jane@Acme.com.au' }) // [['work_email', {kind: 'work_email', …}]]
+ */
+export function itemKeys(operation: LookupOperation, params: unknown): Array<[string, LookupKey]> {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    throw new ProblemError('invalid_parameter', 'params must be an object of parameter names and values.', {
+      parameter: 'params',
+    });
+  }
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value !== 'string' && operation.params.includes(name)) {
+      throw new ProblemError('invalid_parameter', `${name} must be a string.`, { parameter: name });
+    }
+  }
+  return parseLookupQuery(params as Record<string, unknown>, operation.params).map(([name, raw]) => [
+    name,
+    operation.toKey(name, raw),
+  ]);
+}
+
+/** The names of the parameters an item gave, in the operation's order (audited, never their values). */
+export function givenParams(operation: LookupOperation, params: unknown): string[] {
+  if (params === null || typeof params !== 'object') return [];
+  return operation.params.filter((name) => (params as Record<string, unknown>)[name] !== undefined);
+}
+
+/** The item status of a problem a lookup answered; a failure of the service itself is not an item's. */
+export function itemStatus(problem: ProblemError): Exclude<ItemStatus, 'matched'> {
+  if (problem.code === 'not_found') return 'not_found';
+  if (problem.code === 'ambiguous_match') return 'ambiguous';
+  return 'invalid';
+}
+
+function outcomeOfError(error: unknown): ItemOutcome {
+  if (error instanceof ProblemError && error.status < 500)
+    return { status: itemStatus(error), problem: error };
+  throw error;
+}
+
+const matched = ({ record, matchedBy }: Resolved): ItemOutcome => ({ status: 'matched', matchedBy, record });
+
+/**
+ * Looks one item up: its record, or the problem the GET would answer (400, 404, 409). A failure of the
+ * store (503) throws, as it fails the whole request. Answers at once when the store does (SQLite).
+ */
+export function lookupItem(
+  store: Store,
+  operation: LookupOperation,
+  params: unknown,
+): MaybePromise<ItemOutcome> {
+  let resolved: MaybePromise<Resolved>;
+  try {
+    resolved = resolve(store, operation.entity, itemKeys(operation, params));
+  } catch (error) {
+    return outcomeOfError(error);
+  }
+  return isPromise(resolved) ? resolved.then(matched, outcomeOfError) : matched(resolved);
+}

@@ -137,8 +137,10 @@ export interface AuditFilter {
   recordId?: string;
   /** Earliest time included (ISO-8601 date or time). */
   since?: string;
-  /** At most this many entries, oldest first. */
+  /** At most this many entries: the oldest, or the newest with `newestFirst`. */
   limit?: number;
+  /** Newest first (time, then the order they were written in, both descending); oldest first otherwise. */
+  newestFirst?: boolean;
 }
 
 export interface Store {
@@ -218,7 +220,7 @@ export interface Store {
   journalOffset(segment: string): Promise<number>;
   /** Forgets a segment's offset: its file is deleted, the name is never used again. */
   forgetJournal(segment: string): Promise<void>;
-  /** Audit entries in time order. */
+  /** Audit entries in time order, oldest first unless `filter.newestFirst`. */
   audit(filter: AuditFilter): Promise<AuditEntry[]>;
   /** Removes entries older than `before`; returns how many. */
   pruneAudit(before: Date): Promise<number>;

@@ -340,6 +340,36 @@ export function describeStoreContract(
       expect((await store.audit({})).map((e) => e.at)).toEqual(['2025-01-03T10:00:00.000Z']);
     });
 
+    it('lists audit entries newest first on request, and a limit then keeps the newest', async () => {
+      const same = '2025-01-02T10:00:00.000Z';
+      await store.addAudit([
+        entry('2025-01-01T10:00:00.000Z', 'k1', ['fp000000000001']),
+        entry(same, 'k1', ['fp000000000001'], 200),
+        entry(same, 'k1', ['fp000000000001'], 404),
+        entry('2025-01-03T10:00:00.000Z', 'k2', ['fp000000000001'], 409),
+      ]);
+      const statuses = (entries: AuditEntry[]) => entries.map((e) => `${e.at.slice(8, 10)} ${e.status}`);
+      const newest = ['03 409', '02 404', '02 200', '01 200'];
+      expect(statuses(await store.audit({ newestFirst: true }))).toEqual(newest);
+      expect(statuses(await store.audit({ recordId: 'fp000000000001', newestFirst: true }))).toEqual(newest);
+      expect(statuses(await store.audit({ keyId: 'k1', newestFirst: true }))).toEqual(newest.slice(1));
+      expect(statuses(await store.audit({ keyId: 'k1', newestFirst: true, limit: 2 }))).toEqual([
+        '02 404',
+        '02 200',
+      ]);
+      expect(
+        statuses(await store.audit({ recordId: 'fp000000000001', newestFirst: true, limit: 1 })),
+      ).toEqual(['03 409']);
+      expect(
+        statuses(await store.audit({ recordId: 'fp000000000001', since: '2025-01-02', newestFirst: true })),
+      ).toEqual(newest.slice(0, 3));
+      expect(statuses(await store.audit({ keyId: 'k1', newestFirst: false }))).toEqual([
+        '01 200',
+        '02 200',
+        '02 404',
+      ]);
+    });
+
     it('finds a record in an audit log of many thousand entries, since a time, and prunes by time', async () => {
       // 40,000 entries a minute apart from 2025-01-01: more than two of SQLite's index buckets.
       const at = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
@@ -363,6 +393,10 @@ export function describeStoreContract(
         at(10_005),
         at(20_005),
         at(30_005),
+      ]);
+      expect(times(await store.audit({ recordId: 'fp000000000007', newestFirst: true, limit: 2 }))).toEqual([
+        at(30_005),
+        at(20_005),
       ]);
       expect(await store.pruneAudit(new Date(at(25_000)))).toBe(25_000);
       expect(times(await store.audit({ recordId: 'fp000000000007' }))).toEqual(expected.slice(3));

@@ -1,7 +1,7 @@
 // enrich audit --record ID | --key ID [--since DATE] [--json]: who looked a record up, what a key looked up;
 // newest first, since the latest lookups are the ones asked about.
 import type { Command } from 'commander';
-import { calendarDay, UsageError, wholeNumber, withReportStore, withStore } from './options.js';
+import { calendarDay, wholeNumber, withReportStore, withStore } from './options.js';
 import { formatTable } from './table.js';
 
 const DEFAULT_LIMIT = 10_000;
@@ -16,9 +16,9 @@ export function registerAudit(program: Command) {
     .option('--since <date>', 'first day, YYYY-MM-DD', calendarDay)
     .option('--limit <n>', `at most this many entries, the newest (default ${DEFAULT_LIMIT})`, wholeNumber(1))
     .option('--json', 'print a JSON array')
-    .action(async (opts) => {
+    .action(async (opts, command: Command) => {
       if (opts.record === undefined && opts.key === undefined) {
-        throw new UsageError('give --record ID, --key ID or both');
+        command.error('error: give --record ID, --key ID or both');
       }
       const limit: number = opts.limit ?? DEFAULT_LIMIT;
       await withReportStore(opts, async (store) => {

@@ -249,6 +249,32 @@ export function describeStoreContract(
       expect((await store.findKeyByHash('hash-k2'))?.revoked_at).toBe('2025-03-01T00:00:00.000Z');
     });
 
+    it("updates a key's settings in place: only those given, seen by the next lookup by hash", async () => {
+      const original = key('k1', '2025-01-01T00:00:00.000Z', { quota: 10 });
+      await store.createKey(original);
+      await store.createKey(key('k2', '2025-01-02T00:00:00.000Z'));
+      const rotation = { previous_hash: null, previous_expires_at: null };
+      expect(await store.findKeyByHash('hash-k1')).toEqual({ ...original, ...rotation });
+
+      const changes = { rate: 7, scopes: ['people:read', 'company:read'] as ApiKey['scopes'] };
+      expect(await store.updateKey('k1', changes)).toBe(true);
+      const updated = { ...original, ...rotation, ...changes };
+      expect(await store.findKeyByHash('hash-k1')).toEqual(updated);
+      expect(await store.getKey('k1')).toEqual(updated);
+
+      const expiry = { name: 'renamed', quota: null, expires_at: '2027-01-31T00:00:00.000Z' };
+      expect(await store.updateKey('k1', expiry)).toBe(true);
+      expect(await store.findKeyByHash('hash-k1')).toEqual({ ...updated, ...expiry });
+      expect(await store.updateKey('k1', { quota: 500, expires_at: null })).toBe(true);
+      expect(await store.getKey('k1')).toEqual({ ...updated, ...expiry, quota: 500, expires_at: null });
+      expect(await store.getKey('k2')).toEqual({ ...key('k2', '2025-01-02T00:00:00.000Z'), ...rotation });
+
+      expect(await store.updateKey('missing', { rate: 1 })).toBe(false);
+      await store.revokeKey('k2', new Date('2025-03-01T00:00:00.000Z'));
+      expect(await store.updateKey('k2', { rate: 1 })).toBe(false);
+      expect((await store.getKey('k2'))?.rate).toBe(50);
+    });
+
     it('refuses a second key with the same hash', async () => {
       await store.createKey(key('k1', '2025-01-01T00:00:00.000Z'));
       await expect(
@@ -286,11 +312,20 @@ export function describeStoreContract(
       expect(await store.findKeyByHash('hash-k1')).toEqual(rotated);
 
       expect(await store.rotateKey('k1', 'hash-newer', until)).toBe(true);
-      expect(await store.findKeyByHash('hash-k1')).toBeUndefined();
-      expect((await store.findKeyByHash('hash-new'))?.hash).toBe('hash-newer');
+      const twice = await store.findKeyByHash('hash-newer');
+      expect(twice).toMatchObject({ id: 'k1', hash: 'hash-newer', previous_hash: 'hash-new' });
+      // Every token a key ever had still names it, so that it answers as rotated out, not as unknown.
+      expect(await store.findKeyByHash('hash-new')).toEqual(twice);
+      expect(await store.findKeyByHash('hash-k1')).toEqual(twice);
+      expect(await store.rotateKey('k1', 'hash-newest', until)).toBe(true);
+      for (const old of ['hash-k1', 'hash-new', 'hash-newer']) {
+        expect((await store.findKeyByHash(old))?.hash).toBe('hash-newest');
+      }
+      expect(await store.findKeyByHash('hash-unknown')).toBeUndefined();
       expect(await store.rotateKey('missing', 'hash-x', until)).toBe(false);
       await store.revokeKey('k1', new Date());
       expect(await store.rotateKey('k1', 'hash-x', until)).toBe(false);
+      expect((await store.findKeyByHash('hash-k1'))?.revoked_at).not.toBeNull();
     });
 
     it('adds usage per key, day and operation, and reads it back in day order', async () => {

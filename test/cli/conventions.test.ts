@@ -32,6 +32,14 @@ describe('the enrich command', () => {
       'enrich keys create',
     ],
     ['too many arguments', ['keys', 'show', 'a', 'b'], /too many arguments/, 'enrich keys show'],
+    ['audit without --record or --key', ['audit'], /give --record ID, --key ID or both/, 'enrich audit'],
+    ['suppress without an identifier', ['suppress', 'people'], /give an identifier: --id/, 'enrich suppress'],
+    [
+      'suppress by an identifier of the other entity',
+      ['suppress', 'people', '--abn', '51824753556'],
+      /--abn: abn does not identify people/,
+      'enrich suppress',
+    ],
     ['an invalid argument', ['delete', 'users', 'x'], /expected "people" or "companies"/, 'enrich delete'],
   ])('answers %s with the error and a one-line hint, not the whole help', (_what, args, error, path) => {
     const run = enrich([...args, '--db', db]);

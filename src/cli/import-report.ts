@@ -30,12 +30,14 @@ function reasonOf(error: unknown): string {
 
 /** Refuses, before anything is imported, a path that is missing, a directory or unreadable. */
 export async function checkImportable(file: string): Promise<void> {
+  let problem: string | undefined;
   try {
-    if ((await stat(file)).isDirectory()) throw Object.assign(new Error(), { code: 'EISDIR' });
-    await access(file, constants.R_OK);
+    if ((await stat(file)).isDirectory()) problem = 'is a directory, not a file';
+    else await access(file, constants.R_OK);
   } catch (error) {
-    throw new UsageError(`${file}: ${reasonOf(error)}`);
+    problem = reasonOf(error);
   }
+  if (problem !== undefined) throw new UsageError(`${file}: ${problem}`);
 }
 
 /** The one-line error for a file whose import failed, `later` files being left unimported. */

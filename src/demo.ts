@@ -53,8 +53,10 @@ export async function prepareDemo(
     loaded = true;
   } else if (tokenFile && existsSync(tokenFile)) {
     const saved = readFileSync(tokenFile, 'utf8').trim();
-    const key = await store.findKeyByHash(hashToken(saved));
-    if (key && key.revoked_at === null) token = saved;
+    const hash = hashToken(saved);
+    const key = await store.findKeyByHash(hash);
+    // Not a token a rotation replaced: findKeyByHash finds the key by those too.
+    if (key && key.revoked_at === null && key.hash === hash) token = saved;
   }
   return { token, workEmail: await sampleWorkEmail(store), loaded };
 }

@@ -36,15 +36,19 @@ function hashOf(token: string): string | undefined {
   return hash;
 }
 
-/** The key a token named, and whether it was its current token or the one replaced by a rotation. */
+/**
+ * The key a token named, and which of its tokens it was: the current one, the one the last rotation
+ * replaced (accepted during its grace period), or one an earlier rotation replaced (never accepted).
+ */
 export interface KeyMatch {
   key: StoredKey;
-  current: boolean;
+  token: 'current' | 'previous' | 'retired';
 }
 
 function matchOf(key: StoredKey | undefined, hash: string): KeyMatch {
   if (!key) throw unauthorized('The bearer token is not recognised.');
-  return { key, current: key.hash === hash };
+  const token = key.hash === hash ? 'current' : key.previous_hash === hash ? 'previous' : 'retired';
+  return { key, token };
 }
 
 /**
@@ -68,12 +72,13 @@ export function identifyKey(store: Store, header: string | undefined): MaybeProm
 }
 
 /** A 401 unless the key is live: not revoked, not expired, and a rotated-out token still in its grace. */
-export function requireLive({ key, current }: KeyMatch, now = Date.now()): void {
+export function requireLive({ key, token }: KeyMatch, now = Date.now()): void {
   if (key.revoked_at !== null) throw unauthorized('The bearer token has been revoked.');
   if (key.expires_at !== null && Date.parse(key.expires_at) <= now) {
     throw unauthorized('The bearer token has expired.');
   }
-  if (!current && (key.previous_expires_at === null || Date.parse(key.previous_expires_at) <= now)) {
+  const graceEnds = token === 'previous' ? key.previous_expires_at : null;
+  if (token !== 'current' && (graceEnds === null || Date.parse(graceEnds) <= now)) {
     throw unauthorized('The bearer token was rotated and its grace period has ended.');
   }
 }

@@ -16,15 +16,26 @@ export function registerData(program: Command) {
     .argument('<files...>', 'NDJSON files, one record per line')
     .action(async (entity: Entity, files: string[], opts) => {
       const { importFile } = await import('../ingest/index.js');
+      const report = await import('./import-report.js');
+      // Every path checked first: a mistyped one is refused before anything is imported.
+      for (const file of files) await report.checkImportable(file);
       let rejected = 0;
       await withOpenStore(opts, async (store) => {
-        for (const file of files) {
+        for (const [n, file] of files.entries()) {
           const bar = progressBar(basename(file), 'MB');
+          const rejections = new report.RejectionReport(file);
           const summary = await importFile(store, entity, file, {
             onProgress: (p) =>
               bar.update(Math.round(p.bytesRead / MB), Math.max(1, Math.round(p.totalBytes / MB))),
-            onReject: (r) => process.stderr.write(`${file}:${r.line}: ${r.path}: ${r.message}\n`),
-          }).finally(() => bar.stop());
+            onReject: (r) => rejections.add(r),
+          })
+            .catch((error: unknown) =>
+              Promise.reject(report.importFailure(file, error, files.length - n - 1)),
+            )
+            .finally(() => {
+              bar.stop();
+              rejections.finish();
+            });
           rejected += summary.rejected;
           const rate = Math.round(summary.imported / Math.max(summary.seconds, 0.001));
           // Shown only when some were, so that scripts reading the usual line keep working.
@@ -32,6 +43,8 @@ export function registerData(program: Command) {
           process.stdout.write(
             `${file}: ${summary.imported} ${entity} imported, ${summary.rejected} rejected${suppressed} of ${summary.read} lines in ${summary.seconds.toFixed(1)} s (${rate}/s)\n`,
           );
+          const mistaken = await report.nearlyAllRejected(file, entity, summary);
+          if (mistaken) process.stderr.write(`${mistaken}\n`);
         }
       });
       if (rejected > 0) process.exitCode = 1;

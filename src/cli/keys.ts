@@ -1,6 +1,7 @@
-// enrich keys create | list | show | rotate | revoke (contract §7, and the key lifecycle of issue 4).
+// enrich keys create | list | show | update | rotate | revoke (contract §7, and the key lifecycle of issue 4).
 import { type Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_RATE, issueKey, parseDuration, parseScopes, publicKey, rotateKey } from '../auth/keys.js';
+import type { KeyChanges, Scope } from '../store/store.js';
 import { describeKey } from './key-report.js';
 import { UsageError, wholeNumber, withOpenStore, withReportStore, withStore } from './options.js';
 import { formatTable } from './table.js';
@@ -12,6 +13,36 @@ function parseFutureDate(value: string): Date {
   }
   if (date.getTime() <= Date.now()) throw new InvalidArgumentError('the expiry date is in the past');
   return date;
+}
+
+// Commander turns an option parser's null into '': `never` and `none` stay words until the action.
+/** `--expires` of keys update: a future date, or `never` to remove the expiry. */
+const expiryOption = (value: string) => (value === 'never' ? value : parseFutureDate(value));
+
+/** `--quota` of keys update: a whole number ≥ 1, or `none` to remove the quota. */
+const quotaOption = (value: string) => (value === 'none' ? value : wholeNumber(1)(value));
+
+/** The changes `keys update` asks for: a removed quota or expiry is null, an option not given undefined. */
+function keyChanges(opts: {
+  name?: string;
+  rate?: number;
+  quota?: number | 'none';
+  scopes?: Scope[];
+  expires?: Date | 'never';
+}): KeyChanges {
+  const { name, rate, quota, scopes, expires } = opts;
+  return {
+    name,
+    rate,
+    quota: quota === 'none' ? null : quota,
+    scopes,
+    expires_at: expires === 'never' ? null : expires?.toISOString(),
+  };
+}
+
+function nameOption(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('expected a non-empty name');
+  return value;
 }
 
 function durationOption(value: string) {
@@ -31,7 +62,7 @@ function scopesOption(value: string) {
 }
 
 export function registerKeys(program: Command) {
-  const keys = program.command('keys').description('issue, list, show, rotate and revoke API keys');
+  const keys = program.command('keys').description('issue, list, show, update, rotate and revoke API keys');
 
   withStore(keys.command('create'))
     .description('create a key; prints the token, once, as the last line of stdout')
@@ -95,6 +126,32 @@ export function registerKeys(program: Command) {
         const report = await describeKey(store, id);
         if (!report) throw new UsageError(`no key ${id}`);
         process.stdout.write(opts.json ? `${JSON.stringify(report.json, null, 2)}\n` : report.text);
+      });
+    });
+
+  withStore(keys.command('update'))
+    .description("change a key's name, rate, quota, scopes or expiry; its token stays the same")
+    .argument('<id>', 'key id, as keys list shows it')
+    .option('--name <name>', 'who or what the key is for', nameOption)
+    .option('--rate <n>', 'requests per second', wholeNumber(1))
+    .option('--quota <n>', 'matched lookups per calendar month, or none', quotaOption)
+    .option('--scopes <list>', 'comma-separated: people:read,company:read', scopesOption)
+    .option('--expires <date>', 'expiry date (ISO 8601), or never', expiryOption)
+    .option('--json', 'print the updated key as JSON')
+    .action(async (id: string, opts, command: Command) => {
+      const changes = keyChanges(opts);
+      if (Object.values(changes).every((value) => value === undefined)) {
+        command.error('error: give at least one of --name, --rate, --quota, --scopes or --expires');
+      }
+      await withReportStore(opts, async (store) => {
+        if (!(await store.updateKey(id, changes))) {
+          const key = await store.getKey(id);
+          throw new UsageError(key ? `key ${id} is revoked: its settings cannot change` : `no key ${id}`);
+        }
+        const report = (await describeKey(store, id))!;
+        process.stdout.write(
+          opts.json ? `${JSON.stringify(report.json, null, 2)}\n` : `Updated key ${id}.\n${report.text}`,
+        );
       });
     });
 

@@ -1,18 +1,37 @@
 // The `enrich` command: one file per command group, errors as one line on stderr with exit code 1.
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerAudit } from './audit.js';
 import { registerData } from './data.js';
 import { registerGenerate } from './generate.js';
 import { registerKeys } from './keys.js';
 import { registerMigrate } from './migrate.js';
-import { UsageError } from './options.js';
+import { isBrokenPipe, UsageError } from './options.js';
 import { registerPrivacy } from './privacy.js';
 import { registerServe } from './serve.js';
 import { registerUsage } from './usage.js';
 
+/** The package's version, read where it is installed (dist/cli and src/cli are both two levels down). */
+function packageVersion(): string {
+  const manifest = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(manifest) as { version: string }).version;
+}
+
+/** After a usage error each command prints one line pointing at its own help, not the whole of it. */
+function hintAfterErrors(command: Command, path = command.name()): void {
+  command.showHelpAfterError(`Run "${path} --help" for usage.`);
+  for (const sub of command.commands) hintAfterErrors(sub, `${path} ${sub.name()}`);
+}
+
+// A reader that stops early (`enrich export people | head`) closes the pipe: the rest of the output
+// has nowhere to go, which is what the reader asked for, not a failure.
+process.stdout.on('error', (error) => {
+  if (!isBrokenPipe(error)) throw error;
+});
+
 const program = new Command('enrich')
   .description('Enrich: self-hosted people and company enrichment')
-  .showHelpAfterError()
+  .version(packageVersion(), '-V, --version', 'print the version')
   .exitOverride();
 
 registerServe(program);
@@ -23,12 +42,15 @@ registerUsage(program);
 registerAudit(program);
 registerPrivacy(program);
 registerMigrate(program);
+hintAfterErrors(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode;
+  } else if (isBrokenPipe(error)) {
+    process.exitCode = 0;
   } else if (error instanceof UsageError || (error as Error).name === 'DatabaseNotMigratedError') {
     process.stderr.write(`enrich: ${(error as Error).message}\n`);
     process.exitCode = 1;

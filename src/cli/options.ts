@@ -90,3 +90,6 @@ export const collect = (value: string, previous: string[] = []) => [...previous,
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/** True for a write to a pipe whose reader has gone (`enrich export people | head`). */
+export const isBrokenPipe = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code === 'EPIPE';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ProblemError } from '../errors.js';
 import type { LookupKey } from '../identifiers/params.js';
 import type { Entity } from '../store/store.js';
-import { parseEntity, UsageError, withOpenStore, withStore } from './options.js';
+import { parseEntity, withOpenStore, withStore } from './options.js';
 
 /** Each flag and the lookup parameter it stands for; `suppressionKey` checks it fits the entity. */
 const FLAGS = [
@@ -26,7 +26,11 @@ function identifierOptions(command: Command): Command {
 }
 
 /** The identifiers given, each normalised exactly as a lookup would; a usage error for a bad one. */
-async function givenKeys(entity: Entity, opts: Record<string, unknown>): Promise<Array<[string, LookupKey]>> {
+async function givenKeys(
+  entity: Entity,
+  opts: Record<string, unknown>,
+  command: Command,
+): Promise<Array<[string, LookupKey]>> {
   const { suppressionKey } = await import('../privacy/suppress.js');
   const keys: Array<[string, LookupKey]> = [];
   for (const [flag, param] of FLAGS) {
@@ -36,11 +40,11 @@ async function givenKeys(entity: Entity, opts: Record<string, unknown>): Promise
       keys.push([param, suppressionKey(entity, param, raw)]);
     } catch (error) {
       const reason = error instanceof ProblemError ? error.detail : (error as Error).message;
-      throw new UsageError(`--${flag}: ${reason}`);
+      command.error(`error: --${flag}: ${reason}`);
     }
   }
   if (keys.length === 0)
-    throw new UsageError(`give an identifier: ${FLAGS.map(([f]) => `--${f}`).join(', ')}`);
+    command.error(`error: give an identifier: ${FLAGS.map(([f]) => `--${f}`).join(', ')}`);
   return keys;
 }
 
@@ -50,8 +54,8 @@ export function registerPrivacy(program: Command) {
       'delete the records an identifier finds and keep a one-way hash of each of their identifiers, so imports skip them',
     )
     .argument('<entity>', 'people or companies', parseEntity)
-    .action(async (entity: Entity, opts) => {
-      const keys = await givenKeys(entity, opts);
+    .action(async (entity: Entity, opts, command: Command) => {
+      const keys = await givenKeys(entity, opts, command);
       const { applySuppression, planSuppression } = await import('../privacy/suppress.js');
       await withOpenStore(opts, async (store) => {
         for (const [param, key] of keys) {
@@ -73,8 +77,8 @@ export function registerPrivacy(program: Command) {
   identifierOptions(withStore(program.command('unsuppress')))
     .description('forget the suppressions that hold an identifier, so its records can be imported again')
     .argument('<entity>', 'people or companies', parseEntity)
-    .action(async (entity: Entity, opts) => {
-      const keys = await givenKeys(entity, opts);
+    .action(async (entity: Entity, opts, command: Command) => {
+      const keys = await givenKeys(entity, opts, command);
       const { liftSuppression } = await import('../privacy/suppress.js');
       await withOpenStore(opts, async (store) => {
         for (const [param, key] of keys) {

@@ -1,5 +1,6 @@
 // Writes every stored body of an entity as NDJSON, in id order, respecting the stream's backpressure.
-import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Entity, Store } from '../store/store.js';
 
 /** Lines gathered per write: fewer, larger writes without holding much in memory. */
@@ -13,10 +14,25 @@ async function* bodiesOf(store: Store, entity: Entity, ids: readonly string[]): 
   }
 }
 
+/** NDJSON text in chunks of about WRITE_BYTES, counting the records into `counter`. */
+async function* ndjson(bodies: AsyncIterable<string>, counter: { written: number }): AsyncIterable<string> {
+  let buffer = '';
+  for await (const body of bodies) {
+    buffer += `${body}\n`;
+    counter.written++;
+    if (buffer.length >= WRITE_BYTES) {
+      yield buffer;
+      buffer = '';
+    }
+  }
+  if (buffer !== '') yield buffer;
+}
+
 /**
  * Streams NDJSON that `importFile` takes back unchanged: every record, or only those with the
  * given ids (an access request). Leaves `out` open (it may be stdout); resolves with the number
- * of records written.
+ * of records written. When `out` fails (a reader that closed the pipe: EPIPE) reading stops at
+ * once and the promise rejects with that error.
  * @example const n = await exportTo(store, 'people', process.stdout);
  */
 export async function exportTo(
@@ -25,19 +41,8 @@ export async function exportTo(
   out: NodeJS.WritableStream,
   ids?: readonly string[],
 ): Promise<number> {
-  let written = 0;
-  let buffer = '';
-  const write = async (text: string) => {
-    if (!out.write(text)) await once(out as NodeJS.EventEmitter, 'drain');
-  };
-  for await (const body of ids ? bodiesOf(store, entity, ids) : store.exportBodies(entity)) {
-    buffer += `${body}\n`;
-    written++;
-    if (buffer.length >= WRITE_BYTES) {
-      await write(buffer);
-      buffer = '';
-    }
-  }
-  if (buffer !== '') await write(buffer);
-  return written;
+  const counter = { written: 0 };
+  const bodies = ids ? bodiesOf(store, entity, ids) : store.exportBodies(entity);
+  await pipeline(Readable.from(ndjson(bodies, counter)), out, { end: false });
+  return counter.written;
 }

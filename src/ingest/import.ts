@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { SuppressionFilter } from '../privacy/suppression.js';
 import type { Entity, Store } from '../store/store.js';
 import { type PreparedBatch, prepareBatches, type Rejection } from './batches.js';
+import { ImportInterruptedError } from './interrupted.js';
 import { prepareBatchesInWorker } from './worker-batches.js';
 
 export type { Rejection } from './batches.js';
@@ -36,7 +37,8 @@ export interface ImportOptions {
 export const DEFAULT_BATCH_SIZE = 5000;
 
 /**
- * Upserts every valid line of `file` by id; a later line with the same id wins.
+ * Upserts every valid line of `file` by id; a later line with the same id wins. A failure part-way (a
+ * truncated gzip, the store gone) rejects with an ImportInterruptedError telling how many were committed.
  * @example const summary = await importFile(store, 'people', 'people.ndjson.gz', { onReject: console.error });
  */
 export async function importFile(
@@ -68,6 +70,8 @@ export async function importFile(
       opts.onProgress?.({ lines: batch.lines, bytesRead: batch.bytesRead, totalBytes: batch.totalBytes });
       last = batch;
     }
+  } catch (error) {
+    throw new ImportInterruptedError(imported, { cause: error });
   } finally {
     await bulk?.finish();
   }

@@ -1,4 +1,5 @@
 // The import/export pipeline behind `enrich import`, `enrich export` and the demo loader.
+export { likelyEntity } from './entity-guess.js';
 export { exportTo } from './export.js';
 export {
   DEFAULT_BATCH_SIZE,
@@ -8,3 +9,4 @@ export {
   importFile,
   type Rejection,
 } from './import.js';
+export { ImportInterruptedError } from './interrupted.js';

@@ -72,6 +72,9 @@ export interface StoredKey extends ApiKey {
   previous_expires_at: string | null;
 }
 
+/** The settings `updateKey` changes, each only when given; a key's id and token are never changed so. */
+export type KeyChanges = Partial<Pick<ApiKey, 'name' | 'scopes' | 'rate' | 'quota' | 'expires_at'>>;
+
 /** The lookup operations, as metered and audited: `/people` and `/company`. */
 export type Operation = 'people' | 'company';
 export const OPERATIONS: readonly Operation[] = ['people', 'company'];
@@ -137,8 +140,10 @@ export interface AuditFilter {
   recordId?: string;
   /** Earliest time included (ISO-8601 date or time). */
   since?: string;
-  /** At most this many entries, oldest first. */
+  /** At most this many entries: the oldest, or the newest with `newestFirst`. */
   limit?: number;
+  /** Newest first (time, then the order they were written in, both descending); oldest first otherwise. */
+  newestFirst?: boolean;
 }
 
 export interface Store {
@@ -179,20 +184,28 @@ export interface Store {
 
   createKey(key: ApiKey): Promise<void>;
   /**
-   * The key whose current token hash, or previous one (after a rotation), is `hash`. Which one matched
-   * is told by comparing `key.hash` with `hash`; the caller checks the previous token's grace period.
+   * The key whose current token hash, or any it had before a rotation, is `hash`. Which one matched is
+   * told by comparing `key.hash` and `key.previous_hash` with `hash` (neither: a token rotated out by an
+   * earlier rotation); the caller checks the previous token's grace period. Hashes other than the
+   * current one are looked up only when it does not match.
    * Answered at once by a backend that holds its keys in memory (SQLite), so a lookup authenticates
    * without a promise; a commit elsewhere (a revocation) is seen by the next request all the same.
    */
   findKeyByHash(hash: string): MaybePromise<StoredKey | undefined>;
   getKey(id: string): Promise<StoredKey | undefined>;
   listKeys(): Promise<StoredKey[]>;
+  /**
+   * Changes an unrevoked key's settings in place: the fields given, and only those (a null quota or
+   * expiry removes it). Its id, token and usage stay. Seen by a running server's next request, as a
+   * revocation is. False when no such key or revoked.
+   */
+  updateKey(id: string, changes: KeyChanges): Promise<boolean>;
   /** Marks a key revoked; false when no such key or already revoked. */
   revokeKey(id: string, at: Date): Promise<boolean>;
   /**
    * Gives an unrevoked key a new token hash; the current hash becomes the previous one, accepted
-   * until `previousExpiresAt` (a previous hash from an earlier rotation is dropped). False when no
-   * such key or revoked.
+   * until `previousExpiresAt` (a previous one from an earlier rotation is then accepted no longer),
+   * and is kept for good so that findKeyByHash still names the key. False when no such key or revoked.
    */
   rotateKey(id: string, hash: string, previousExpiresAt: Date): Promise<boolean>;
 
@@ -218,7 +231,7 @@ export interface Store {
   journalOffset(segment: string): Promise<number>;
   /** Forgets a segment's offset: its file is deleted, the name is never used again. */
   forgetJournal(segment: string): Promise<void>;
-  /** Audit entries in time order. */
+  /** Audit entries in time order, oldest first unless `filter.newestFirst`. */
   audit(filter: AuditFilter): Promise<AuditEntry[]>;
   /** Removes entries older than `before`; returns how many. */
   pruneAudit(before: Date): Promise<number>;

@@ -226,8 +226,8 @@ describe('enrich serve', () => {
     const person = JSON.parse(readFileSync(join(data, 'people.ndjson'), 'utf8').split('\n')[5]!);
     const byKey = JSON.parse(enrich(['audit', '--key', keyId, '--json', '--db', db]).stdout);
     expect(byKey.map((e: { status: number; params: string[] }) => [e.status, e.params])).toEqual([
-      [200, ['work_email']],
       [404, ['work_email']],
+      [200, ['work_email']],
     ]);
     const byRecord = JSON.parse(enrich(['audit', '--record', person.id, '--json', '--db', db]).stdout);
     expect(byRecord).toHaveLength(1);

@@ -1,5 +1,5 @@
-// What another process commits — an import, a delete, a suppression, a revocation, a rotation — is what the
-// very next request to a running server sees, on every worker.
+// What another process commits — an import, a delete, a suppression, a key's new settings, a revocation, a
+// rotation — is what the very next request to a running server sees, on every worker.
 
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -13,13 +13,17 @@ import { enrich } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/pg-database.js';
 
 /** One lookup on a fresh connection, so that consecutive lookups land on either worker. */
-async function lookup(url: string, path: string, token: string): Promise<{ status: number; body: string }> {
+async function lookup(
+  url: string,
+  path: string,
+  token: string,
+): Promise<{ status: number; body: string; policy?: string }> {
   const request = get(`${url}${path}`, { agent: false, headers: { authorization: `Bearer ${token}` } });
   const [response] = (await once(request, 'response')) as [import('node:http').IncomingMessage];
   let body = '';
   response.setEncoding('utf8');
   for await (const chunk of response) body += chunk;
-  return { status: response.statusCode!, body };
+  return { status: response.statusCode!, body, policy: response.headers['ratelimit-policy'] as string };
 }
 
 /** The same lookup several times: each worker answers some of them, and all must agree. */
@@ -77,10 +81,10 @@ describe.each(BACKENDS)('on %s, the next request after another process commits',
     const renamed = { ...PEOPLE[2]!, name: 'Samuel Lee' };
     cli(['import', 'people', ndjson('more.ndjson', [newcomer, renamed])]);
     for (const answer of await everyWorker(server.url, '/people?work_email=NGAIO%40acme.co.nz', token)) {
-      expect(answer).toEqual({ status: 200, body: JSON.stringify(newcomer) });
+      expect(answer).toMatchObject({ status: 200, body: JSON.stringify(newcomer) });
     }
     for (const answer of await everyWorker(server.url, `/people?id=${renamed.id}`, token)) {
-      expect(answer).toEqual({ status: 200, body: JSON.stringify(renamed) });
+      expect(answer).toMatchObject({ status: 200, body: JSON.stringify(renamed) });
     }
   });
 
@@ -99,6 +103,22 @@ describe.each(BACKENDS)('on %s, the next request after another process commits',
       token,
     )) {
       expect(answer.status).toBe(404);
+    }
+  });
+
+  it("applies a key's new scopes and rate, changed by enrich keys update, from its next request", async () => {
+    cli(['keys', 'update', keyId, '--scopes', 'company:read']);
+    for (const answer of await everyWorker(server.url, '/people?id=fp000000000001', token)) {
+      expect(answer.status).toBe(403);
+    }
+    cli(['keys', 'update', keyId, '--scopes', 'people:read,company:read', '--rate', '1']);
+    const answers = await everyWorker(server.url, '/people?id=fp000000000001', token);
+    for (const answer of answers) expect(answer.policy).toBe('"default";q=1;w=1');
+    // One request a second, with a burst of one: six requests in a row see a 429.
+    expect(answers.map((a) => a.status)).toContain(429);
+    cli(['keys', 'update', keyId, '--rate', '1000']);
+    for (const answer of await everyWorker(server.url, '/people?id=fp000000000001', token)) {
+      expect(answer).toMatchObject({ status: 200, policy: '"default";q=1000;w=1' });
     }
   });
 

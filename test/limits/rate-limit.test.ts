@@ -22,6 +22,17 @@ describe('token bucket', () => {
     expect(limiter.take('b', 1).allowed).toBe(true);
   });
 
+  it("applies a key's changed rate from its next request: a lower one at once, a higher one as it refills", () => {
+    let now = 0;
+    const limiter = new MemoryRateLimiter(() => now);
+    expect(limiter.take('k', 100).remaining).toBe(99);
+    expect(limiter.take('k', 2)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(limiter.take('k', 2).allowed).toBe(true);
+    expect(limiter.take('k', 2).allowed).toBe(false);
+    now += 100; // 100 ms at 100/s: ten tokens
+    expect(limiter.take('k', 100)).toMatchObject({ allowed: true, remaining: 9 });
+  });
+
   it('never holds more than one second worth after idling', () => {
     const bucket = { tokens: 0, updatedMs: 0 };
     const decision = takeToken(bucket, 10, 3_600_000);

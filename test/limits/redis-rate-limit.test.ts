@@ -42,6 +42,14 @@ describe('token buckets in Redis', () => {
     expect(admitted).toBeLessThanOrEqual(3);
   });
 
+  it("apply a key's lowered rate from its next request", async () => {
+    const { limiter: redis } = await limiter();
+    expect((await redis.take('changed', 100)).remaining).toBe(99);
+    expect(await redis.take('changed', 2)).toMatchObject({ allowed: true, remaining: 1 });
+    expect((await redis.take('changed', 2)).allowed).toBe(true);
+    expect((await redis.take('changed', 2)).allowed).toBe(false);
+  });
+
   it('share one bucket between processes, whichever connection asks', async () => {
     const a = await limiter();
     const b = await limiter();

@@ -69,6 +69,21 @@ describe.each(BACKENDS)('on %s', (backend) => {
       expect((await lookup(fresh)).statusCode).toBe(200);
     });
 
+    it('answers every token rotated out before the last as rotated, even while the last one is in its grace', async () => {
+      const key = await t.newKey();
+      const second = await rotateKey(t.store, key.id, 60_000);
+      const third = await rotateKey(t.store, key.id, 60_000);
+      const rotatedTwice = await lookup(key.auth);
+      expect(rotatedTwice.statusCode).toBe(401);
+      expect(rotatedTwice.json().detail).toBe('The bearer token was rotated and its grace period has ended.');
+      expect((await lookup(`Bearer ${second!.token}`)).statusCode).toBe(200);
+      expect((await lookup(`Bearer ${third!.token}`)).statusCode).toBe(200);
+      await rotateKey(t.store, key.id, 60_000);
+      expect((await lookup(`Bearer ${second!.token}`)).json().detail).toMatch(/rotated/);
+      await t.store.revokeKey(key.id, new Date());
+      expect((await lookup(key.auth)).json().detail).toMatch(/revoked/);
+    });
+
     it('refuses a rotated-out token at once with no grace, and cannot rotate a revoked key', async () => {
       const key = await t.newKey();
       const rotated = await rotateKey(t.store, key.id, 0);

@@ -249,6 +249,32 @@ export function describeStoreContract(
       expect((await store.findKeyByHash('hash-k2'))?.revoked_at).toBe('2025-03-01T00:00:00.000Z');
     });
 
+    it("updates a key's settings in place: only those given, seen by the next lookup by hash", async () => {
+      const original = key('k1', '2025-01-01T00:00:00.000Z', { quota: 10 });
+      await store.createKey(original);
+      await store.createKey(key('k2', '2025-01-02T00:00:00.000Z'));
+      const rotation = { previous_hash: null, previous_expires_at: null };
+      expect(await store.findKeyByHash('hash-k1')).toEqual({ ...original, ...rotation });
+
+      const changes = { rate: 7, scopes: ['people:read', 'company:read'] as ApiKey['scopes'] };
+      expect(await store.updateKey('k1', changes)).toBe(true);
+      const updated = { ...original, ...rotation, ...changes };
+      expect(await store.findKeyByHash('hash-k1')).toEqual(updated);
+      expect(await store.getKey('k1')).toEqual(updated);
+
+      const expiry = { name: 'renamed', quota: null, expires_at: '2027-01-31T00:00:00.000Z' };
+      expect(await store.updateKey('k1', expiry)).toBe(true);
+      expect(await store.findKeyByHash('hash-k1')).toEqual({ ...updated, ...expiry });
+      expect(await store.updateKey('k1', { quota: 500, expires_at: null })).toBe(true);
+      expect(await store.getKey('k1')).toEqual({ ...updated, ...expiry, quota: 500, expires_at: null });
+      expect(await store.getKey('k2')).toEqual({ ...key('k2', '2025-01-02T00:00:00.000Z'), ...rotation });
+
+      expect(await store.updateKey('missing', { rate: 1 })).toBe(false);
+      await store.revokeKey('k2', new Date('2025-03-01T00:00:00.000Z'));
+      expect(await store.updateKey('k2', { rate: 1 })).toBe(false);
+      expect((await store.getKey('k2'))?.rate).toBe(50);
+    });
+
     it('refuses a second key with the same hash', async () => {
       await store.createKey(key('k1', '2025-01-01T00:00:00.000Z'));
       await expect(
@@ -286,11 +312,20 @@ export function describeStoreContract(
       expect(await store.findKeyByHash('hash-k1')).toEqual(rotated);
 
       expect(await store.rotateKey('k1', 'hash-newer', until)).toBe(true);
-      expect(await store.findKeyByHash('hash-k1')).toBeUndefined();
-      expect((await store.findKeyByHash('hash-new'))?.hash).toBe('hash-newer');
+      const twice = await store.findKeyByHash('hash-newer');
+      expect(twice).toMatchObject({ id: 'k1', hash: 'hash-newer', previous_hash: 'hash-new' });
+      // Every token a key ever had still names it, so that it answers as rotated out, not as unknown.
+      expect(await store.findKeyByHash('hash-new')).toEqual(twice);
+      expect(await store.findKeyByHash('hash-k1')).toEqual(twice);
+      expect(await store.rotateKey('k1', 'hash-newest', until)).toBe(true);
+      for (const old of ['hash-k1', 'hash-new', 'hash-newer']) {
+        expect((await store.findKeyByHash(old))?.hash).toBe('hash-newest');
+      }
+      expect(await store.findKeyByHash('hash-unknown')).toBeUndefined();
       expect(await store.rotateKey('missing', 'hash-x', until)).toBe(false);
       await store.revokeKey('k1', new Date());
       expect(await store.rotateKey('k1', 'hash-x', until)).toBe(false);
+      expect((await store.findKeyByHash('hash-k1'))?.revoked_at).not.toBeNull();
     });
 
     it('adds usage per key, day and operation, and reads it back in day order', async () => {
@@ -340,6 +375,36 @@ export function describeStoreContract(
       expect((await store.audit({})).map((e) => e.at)).toEqual(['2025-01-03T10:00:00.000Z']);
     });
 
+    it('lists audit entries newest first on request, and a limit then keeps the newest', async () => {
+      const same = '2025-01-02T10:00:00.000Z';
+      await store.addAudit([
+        entry('2025-01-01T10:00:00.000Z', 'k1', ['fp000000000001']),
+        entry(same, 'k1', ['fp000000000001'], 200),
+        entry(same, 'k1', ['fp000000000001'], 404),
+        entry('2025-01-03T10:00:00.000Z', 'k2', ['fp000000000001'], 409),
+      ]);
+      const statuses = (entries: AuditEntry[]) => entries.map((e) => `${e.at.slice(8, 10)} ${e.status}`);
+      const newest = ['03 409', '02 404', '02 200', '01 200'];
+      expect(statuses(await store.audit({ newestFirst: true }))).toEqual(newest);
+      expect(statuses(await store.audit({ recordId: 'fp000000000001', newestFirst: true }))).toEqual(newest);
+      expect(statuses(await store.audit({ keyId: 'k1', newestFirst: true }))).toEqual(newest.slice(1));
+      expect(statuses(await store.audit({ keyId: 'k1', newestFirst: true, limit: 2 }))).toEqual([
+        '02 404',
+        '02 200',
+      ]);
+      expect(
+        statuses(await store.audit({ recordId: 'fp000000000001', newestFirst: true, limit: 1 })),
+      ).toEqual(['03 409']);
+      expect(
+        statuses(await store.audit({ recordId: 'fp000000000001', since: '2025-01-02', newestFirst: true })),
+      ).toEqual(newest.slice(0, 3));
+      expect(statuses(await store.audit({ keyId: 'k1', newestFirst: false }))).toEqual([
+        '01 200',
+        '02 200',
+        '02 404',
+      ]);
+    });
+
     it('finds a record in an audit log of many thousand entries, since a time, and prunes by time', async () => {
       // 40,000 entries a minute apart from 2025-01-01: more than two of SQLite's index buckets.
       const at = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
@@ -363,6 +428,10 @@ export function describeStoreContract(
         at(10_005),
         at(20_005),
         at(30_005),
+      ]);
+      expect(times(await store.audit({ recordId: 'fp000000000007', newestFirst: true, limit: 2 }))).toEqual([
+        at(30_005),
+        at(20_005),
       ]);
       expect(await store.pruneAudit(new Date(at(25_000)))).toBe(25_000);
       expect(times(await store.audit({ recordId: 'fp000000000007' }))).toEqual(expected.slice(3));

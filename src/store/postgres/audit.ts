@@ -66,13 +66,14 @@ const MAX_ROWS = 1_000_000;
 export async function audit(primary: pg.Pool, filter: AuditFilter): Promise<AuditEntry[]> {
   const columns = 'a.at, a.key_id, a.operation, a.params, a.matched, a.status';
   const byRecord = filter.recordId !== undefined;
+  const direction = filter.newestFirst ? 'DESC' : 'ASC';
   const { rows } = await query<Row>(primary, {
     text: `SELECT ${columns}
            FROM ${byRecord ? 'audit_match m JOIN audit_log a ON a.id = m.audit_id' : 'audit_log a'}
            WHERE ${byRecord ? 'm.record_id = $4' : '$4::text IS NULL'}
              AND ($1::text IS NULL OR a.key_id = $1)
              AND ($2::timestamptz IS NULL OR a.at >= $2)
-           ORDER BY a.at, a.id LIMIT $3`,
+           ORDER BY a.at ${direction}, a.id ${direction} LIMIT $3`,
     values: [
       filter.keyId ?? null,
       filter.since === undefined ? null : new Date(filter.since).toISOString(),

@@ -1,6 +1,6 @@
 // API keys and quota counts on PostgreSQL: always read and written on the primary, except key lookups.
 import type pg from 'pg';
-import type { ApiKey, Scope, StoredKey } from '../store.js';
+import type { ApiKey, KeyChanges, Scope, StoredKey } from '../store.js';
 import { type Queryable, query } from './pool.js';
 
 interface KeyRow {
@@ -19,6 +19,9 @@ interface KeyRow {
 
 const KEY_COLUMNS = 'id, name, hash, scopes, rate, quota, created_at, expires_at, revoked_at';
 const STORED_KEY_COLUMNS = `${KEY_COLUMNS}, previous_hash, previous_expires_at`;
+const STORED_KEY_COLUMNS_OF_K = STORED_KEY_COLUMNS.split(', ')
+  .map((column) => `k.${column}`)
+  .join(', ');
 
 const toApiKey = (row: KeyRow): StoredKey => ({
   ...row,
@@ -45,7 +48,8 @@ export async function createKey(primary: pg.Pool, key: ApiKey): Promise<void> {
 
 /**
  * Looked up on every request, so a named prepared statement; may run on a replica. Matches the
- * current hash or, after a rotation, the previous one.
+ * current hash or, after a rotation, the previous one; only a token that matches neither (unknown, or
+ * rotated out twice or more) costs a second query, of the retired hashes.
  */
 export async function findKeyByHash(pool: pg.Pool, hash: string): Promise<StoredKey | undefined> {
   const { rows } = await query<KeyRow>(pool, {
@@ -54,7 +58,14 @@ export async function findKeyByHash(pool: pg.Pool, hash: string): Promise<Stored
            ORDER BY hash = $1 DESC LIMIT 1`,
     values: [hash],
   });
-  return rows[0] && toApiKey(rows[0]);
+  if (rows[0]) return toApiKey(rows[0]);
+  const retired = await query<KeyRow>(pool, {
+    name: 'enrich_key_by_retired_hash',
+    text: `SELECT ${STORED_KEY_COLUMNS_OF_K} FROM retired_key_hashes r JOIN api_keys k ON k.id = r.key_id
+           WHERE r.hash = $1`,
+    values: [hash],
+  });
+  return retired.rows[0] && toApiKey(retired.rows[0]);
 }
 
 export async function getKey(primary: pg.Pool, id: string): Promise<StoredKey | undefined> {
@@ -78,10 +89,38 @@ export async function rotateKey(
   hash: string,
   previousExpiresAt: Date,
 ): Promise<boolean> {
+  // The replaced hash is retired in the same statement: RETURNING gives the row as updated, whose
+  // previous_hash is the hash it had, whatever rotation committed just before.
   const { rowCount } = await query(primary, {
-    text: `UPDATE api_keys SET previous_hash = hash, hash = $2, previous_expires_at = $3
-           WHERE id = $1 AND revoked_at IS NULL`,
+    text: `WITH rotated AS (
+             UPDATE api_keys SET previous_hash = hash, hash = $2, previous_expires_at = $3
+             WHERE id = $1 AND revoked_at IS NULL
+             RETURNING id, previous_hash
+           )
+           INSERT INTO retired_key_hashes (hash, key_id) SELECT previous_hash, id FROM rotated`,
     values: [id, hash, previousExpiresAt.toISOString()],
+  });
+  return rowCount === 1;
+}
+
+/** A null name, scopes or rate is "unchanged"; quota and expiry may become null, so each has a flag. */
+export async function updateKey(primary: pg.Pool, id: string, changes: KeyChanges): Promise<boolean> {
+  const { rowCount } = await query(primary, {
+    text: `UPDATE api_keys SET name = coalesce($2, name), scopes = coalesce($3::text[], scopes),
+             rate = coalesce($4::double precision, rate),
+             quota = CASE WHEN $5::boolean THEN $6::bigint ELSE quota END,
+             expires_at = CASE WHEN $7::boolean THEN $8::text ELSE expires_at END
+           WHERE id = $1 AND revoked_at IS NULL`,
+    values: [
+      id,
+      changes.name ?? null,
+      changes.scopes ?? null,
+      changes.rate ?? null,
+      changes.quota !== undefined,
+      changes.quota ?? null,
+      changes.expires_at !== undefined,
+      changes.expires_at ?? null,
+    ],
   });
   return rowCount === 1;
 }

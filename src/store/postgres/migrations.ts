@@ -144,6 +144,20 @@ CREATE TABLE journal_folds (
 );
 `,
   },
+  {
+    version: 6,
+    name: 'retired key token hashes',
+    // Every token hash a key had before its current one, so that any rotated-out token answers as one
+    // (src/auth/authenticate.ts), not as unknown; api_keys.previous_hash still says which is in its grace.
+    sql: `
+CREATE TABLE retired_key_hashes (
+  hash text COLLATE "C" PRIMARY KEY,
+  key_id text COLLATE "C" NOT NULL
+);
+INSERT INTO retired_key_hashes (hash, key_id)
+  SELECT previous_hash, id FROM api_keys WHERE previous_hash IS NOT NULL;
+`,
+  },
 ];
 
 export const LATEST_POSTGRES_VERSION = Math.max(...POSTGRES_MIGRATIONS.map((m) => m.version));

@@ -7,6 +7,7 @@ import type {
   AuditFilter,
   Entity,
   IdentifierKind,
+  KeyChanges,
   RecordToStore,
   ServedRecord,
   Store,
@@ -142,6 +143,10 @@ export class PostgresStore implements Store {
 
   rotateKey(id: string, hash: string, previousExpiresAt: Date): Promise<boolean> {
     return keys.rotateKey(this.primary, id, hash, previousExpiresAt);
+  }
+
+  updateKey(id: string, changes: KeyChanges): Promise<boolean> {
+    return keys.updateKey(this.primary, id, changes);
   }
 
   revokeKey(id: string, at: Date): Promise<boolean> {

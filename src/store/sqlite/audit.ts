@@ -61,29 +61,38 @@ interface QueryParams {
   limit: number;
 }
 
-function prepare(db: Database.Database) {
-  const columns = 'a.at, a.key_id, a.operation, a.params, a.matched, a.status';
-  const order = 'ORDER BY a.at, a.id LIMIT @limit';
+const COLUMNS = 'a.at, a.key_id, a.operation, a.params, a.matched, a.status';
+
+/** The queries of the log in one order: 'ASC' oldest first, 'DESC' newest first. */
+function prepareQueries(db: Database.Database, direction: 'ASC' | 'DESC') {
+  const order = `ORDER BY a.at ${direction}, a.id ${direction} LIMIT @limit`;
   const select = (where: string) =>
     db.prepare<QueryParams, StoredAuditRow>(
-      `SELECT ${columns} FROM audit_log a WHERE ${where} AND a.at >= @since ${order}`,
+      `SELECT ${COLUMNS} FROM audit_log a WHERE ${where} AND a.at >= @since ${order}`,
     );
   return {
-    insert: db.prepare<[string, string, string, string, string, number]>(
-      'INSERT INTO audit_log (at, key_id, operation, params, matched, status) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
-    insertMatch: db.prepare<[number, string, number | bigint]>(
-      'INSERT OR IGNORE INTO audit_match (bucket, record_id, audit_id) VALUES (?, ?, ?)',
-    ),
     all: select('@key_id IS NULL'),
     byKey: select('a.key_id = @key_id'),
     // One search of the index per bucket, from the first that can hold an entry at or after @since.
     byRecord: db.prepare<QueryParams & { first: number; last: number }, StoredAuditRow>(
       `WITH RECURSIVE buckets(n) AS (SELECT @first UNION ALL SELECT n + 1 FROM buckets WHERE n < @last)
-       SELECT ${columns} FROM buckets
+       SELECT ${COLUMNS} FROM buckets
          JOIN audit_match m ON m.bucket = buckets.n AND m.record_id = @record_id
          JOIN audit_log a ON a.id = m.audit_id
        WHERE (@key_id IS NULL OR a.key_id = @key_id) AND a.at >= @since ${order}`,
+    ),
+  };
+}
+
+function prepare(db: Database.Database) {
+  return {
+    oldestFirst: prepareQueries(db, 'ASC'),
+    newestFirst: prepareQueries(db, 'DESC'),
+    insert: db.prepare<[string, string, string, string, string, number]>(
+      'INSERT INTO audit_log (at, key_id, operation, params, matched, status) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    insertMatch: db.prepare<[number, string, number | bigint]>(
+      'INSERT OR IGNORE INTO audit_match (bucket, record_id, audit_id) VALUES (?, ?, ?)',
     ),
     // The last entry, in time, before a moment: no entry with a smaller id is at or after it + LATE_MS.
     lastBefore: db
@@ -168,15 +177,16 @@ export class SqliteAudit {
       since: filter.since === undefined ? '' : new Date(filter.since).toISOString(),
       limit: filter.limit ?? MAX_ROWS,
     };
+    const queries = filter.newestFirst ? this.s.newestFirst : this.s.oldestFirst;
     if (filter.recordId !== undefined) {
       const first = this.firstCandidate(params.since);
       const last = this.s.lastId.get();
       if (first === undefined || last === null || last === undefined) return [];
-      return this.s.byRecord
+      return queries.byRecord
         .all({ ...params, first: bucketOf(first), last: bucketOf(last) })
         .map(toAuditEntry);
     }
-    const statement = filter.keyId !== undefined ? this.s.byKey : this.s.all;
+    const statement = filter.keyId !== undefined ? queries.byKey : queries.all;
     return statement.all(params).map(toAuditEntry);
   }
 

@@ -1,6 +1,6 @@
 // API keys, quota counts and usage on SQLite: the statements behind the key half of the Store.
 import type Database from 'better-sqlite3';
-import type { ApiKey, Scope, StoredKey, UsageFilter, UsageRow } from '../store.js';
+import type { ApiKey, KeyChanges, Scope, StoredKey, UsageFilter, UsageRow } from '../store.js';
 
 interface KeyRow extends Omit<StoredKey, 'scopes'> {
   scopes: string;
@@ -8,7 +8,21 @@ interface KeyRow extends Omit<StoredKey, 'scopes'> {
 
 const KEY_COLUMNS =
   'id, name, hash, scopes, rate, quota, created_at, expires_at, revoked_at, previous_hash, previous_expires_at';
+const KEY_COLUMNS_OF_K = KEY_COLUMNS.split(', ')
+  .map((column) => `k.${column}`)
+  .join(', ');
 const USAGE_COLUMNS = 'key_id, day, operation, requests, matched, not_found, ambiguous, rejected';
+
+interface KeyUpdate {
+  id: string;
+  name: string | null;
+  scopes: string | null;
+  rate: number | null;
+  set_quota: 0 | 1;
+  quota: number | null;
+  set_expires: 0 | 1;
+  expires_at: string | null;
+}
 
 const toStoredKey = (row: KeyRow): StoredKey => ({ ...row, scopes: JSON.parse(row.scopes) as Scope[] });
 
@@ -19,11 +33,26 @@ function prepare(db: Database.Database) {
        VALUES (@id, @name, @hash, @scopes, @rate, @quota, @created_at, @expires_at, @revoked_at)`,
     ),
     byHash: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE hash = ?`),
-    byPreviousHash: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE previous_hash = ?`),
+    byRetiredHash: db.prepare<[string], KeyRow>(
+      `SELECT ${KEY_COLUMNS_OF_K} FROM retired_key_hashes r JOIN keys k ON k.id = r.key_id WHERE r.hash = ?`,
+    ),
     byId: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE id = ?`),
     list: db.prepare<[], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys ORDER BY created_at, rowid`),
+    // A null name, scopes or rate is "unchanged"; quota and expiry may be set to null, so they are
+    // changed when their flag is 1.
+    update: db.prepare<[KeyUpdate]>(
+      `UPDATE keys SET name = coalesce(@name, name), scopes = coalesce(@scopes, scopes),
+         rate = coalesce(@rate, rate),
+         quota = CASE WHEN @set_quota THEN @quota ELSE quota END,
+         expires_at = CASE WHEN @set_expires THEN @expires_at ELSE expires_at END
+       WHERE id = @id AND revoked_at IS NULL`,
+    ),
     revoke: db.prepare<[string, string]>(
       `UPDATE keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`,
+    ),
+    retire: db.prepare<[string]>(
+      `INSERT INTO retired_key_hashes (hash, key_id)
+       SELECT hash, id FROM keys WHERE id = ? AND revoked_at IS NULL`,
     ),
     rotate: db.prepare<[string, string, string]>(
       `UPDATE keys SET previous_hash = hash, hash = ?, previous_expires_at = ?
@@ -71,6 +100,7 @@ export class SqliteKeys {
   private version: () => number;
   private readonly addQuotaBatch: (period: string, counts: Map<string, number>) => void;
   private readonly addUsageBatch: (rows: UsageRow[]) => void;
+  private readonly rotateOnce: (id: string, hash: string, previousExpiresAt: string) => boolean;
 
   constructor(db: Database.Database) {
     const s = prepare(db);
@@ -82,6 +112,10 @@ export class SqliteKeys {
     });
     this.addUsageBatch = db.transaction((rows: UsageRow[]) => {
       for (const row of rows) s.addUsage.run(row);
+    });
+    this.rotateOnce = db.transaction((id: string, hash: string, previousExpiresAt: string) => {
+      s.retire.run(id);
+      return s.rotate.run(hash, previousExpiresAt, id).changes > 0;
     });
   }
 
@@ -98,7 +132,7 @@ export class SqliteKeys {
     this.cache.clear();
   }
 
-  /** The current hash first: a previous hash is looked up only for a token that is not current. */
+  /** The current hash first: a retired hash is looked up only for a token that is not current. */
   findByHash(hash: string): StoredKey | undefined {
     const version = this.version();
     if (version !== this.cacheVersion || this.cache.size >= KEY_CACHE_LIMIT) {
@@ -107,7 +141,7 @@ export class SqliteKeys {
     }
     const cached = this.cache.get(hash);
     if (cached !== undefined) return cached ?? undefined;
-    const row = this.s.byHash.get(hash) ?? this.s.byPreviousHash.get(hash);
+    const row = this.s.byHash.get(hash) ?? this.s.byRetiredHash.get(hash);
     const key = row ? toStoredKey(row) : undefined;
     this.cache.set(hash, key ?? null);
     return key;
@@ -122,6 +156,22 @@ export class SqliteKeys {
     return this.s.list.all().map(toStoredKey);
   }
 
+  update(id: string, changes: KeyChanges): boolean {
+    this.cache.clear();
+    return (
+      this.s.update.run({
+        id,
+        name: changes.name ?? null,
+        scopes: changes.scopes ? JSON.stringify(changes.scopes) : null,
+        rate: changes.rate ?? null,
+        set_quota: changes.quota === undefined ? 0 : 1,
+        quota: changes.quota ?? null,
+        set_expires: changes.expires_at === undefined ? 0 : 1,
+        expires_at: changes.expires_at ?? null,
+      }).changes > 0
+    );
+  }
+
   revoke(id: string, at: Date): boolean {
     this.cache.clear();
     return this.s.revoke.run(at.toISOString(), id).changes > 0;
@@ -129,7 +179,7 @@ export class SqliteKeys {
 
   rotate(id: string, hash: string, previousExpiresAt: Date): boolean {
     this.cache.clear();
-    return this.s.rotate.run(hash, previousExpiresAt.toISOString(), id).changes > 0;
+    return this.rotateOnce(id, hash, previousExpiresAt.toISOString());
   }
 
   quotaUsed(keyId: string, period: string): number {

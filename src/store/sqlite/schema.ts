@@ -151,6 +151,15 @@ export const MIGRATIONS: readonly string[] = [
      entity TEXT PRIMARY KEY,
      writer TEXT NOT NULL
    ) WITHOUT ROWID;`,
+  // 8: every token hash a key had before its current one, so that any rotated-out token answers as one
+  // (src/auth/authenticate.ts), not as unknown; keys.previous_hash still says which one is in its grace.
+  `CREATE TABLE retired_key_hashes (
+     hash TEXT PRIMARY KEY,
+     key_id TEXT NOT NULL
+   ) WITHOUT ROWID;
+   INSERT INTO retired_key_hashes (hash, key_id)
+     SELECT previous_hash, id FROM keys WHERE previous_hash IS NOT NULL;
+   DROP INDEX keys_previous_hash;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

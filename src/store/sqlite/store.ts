@@ -13,6 +13,7 @@ import type {
   BulkLoad,
   Entity,
   IdentifierKind,
+  KeyChanges,
   RecordToStore,
   ServedRecord,
   Store,
@@ -168,6 +169,10 @@ export class SqliteStore implements Store {
 
   async listKeys(): Promise<StoredKey[]> {
     return this.keys.list();
+  }
+
+  async updateKey(id: string, changes: KeyChanges): Promise<boolean> {
+    return this.keyWrite(() => this.keys.update(id, changes));
   }
 
   async revokeKey(id: string, at: Date): Promise<boolean> {

@@ -19,6 +19,21 @@ async function unmigratedDatabase(): Promise<TestDatabase> {
 }
 afterAll(() => Promise.all(databases.map((d) => d.drop())));
 
+/** A database migrated by hand up to just before `version`, and a client connected to it. */
+async function databaseBefore(version: number): Promise<{ url: string; client: pg.Client }> {
+  const { url } = await unmigratedDatabase();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(
+    'CREATE TABLE schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
+  for (const m of POSTGRES_MIGRATIONS.filter((m) => m.version < version)) {
+    await client.query(m.sql);
+    await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+  }
+  return { url, client };
+}
+
 describe('postgres migrations', () => {
   it('reports an empty database as behind, migrates it once, and then reports it current', async () => {
     const { url } = await unmigratedDatabase();
@@ -39,19 +54,7 @@ describe('postgres migrations', () => {
   });
 
   it('moves identifiers onto their records (migration 3) and keeps finding and replacing them', async () => {
-    const { url } = await unmigratedDatabase();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(
-      'CREATE TABLE schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    for (const m of POSTGRES_MIGRATIONS.filter((m) => m.version < 3)) {
-      await client.query(m.sql);
-      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-        m.version,
-        m.name,
-      ]);
-    }
+    const { url, client } = await databaseBefore(3);
     await client.query(`INSERT INTO people (id, etag, body) VALUES ('fp000000000001', '"e"', '{}')`);
     await client.query(
       `INSERT INTO people_ident (kind, value, rid) VALUES (1, 'jane', 1), (2, 'jane@x.com', 1)`,
@@ -68,6 +71,22 @@ describe('postgres migrations', () => {
     expect(await store.findIds('people', 'linkedin', 'jane', 5)).toEqual(['fp000000000001']);
     expect(await store.delete('people', ['fp000000000001'])).toBe(1);
     expect(await store.findIds('people', 'linkedin', 'jane', 5)).toEqual([]);
+    await store.close();
+  });
+
+  it('keeps the previous token hash of a key rotated before migration 6 as a retired one', async () => {
+    const { url, client } = await databaseBefore(6);
+    await client.query(
+      `INSERT INTO api_keys (id, name, hash, scopes, rate, created_at, previous_hash, previous_expires_at)
+       VALUES ('k1', 'old', 'hash-2', '{people:read}', 5, '2025-01-01T00:00:00.000Z', 'hash-1', '2025-01-02T00:00:00.000Z')`,
+    );
+    await client.end();
+
+    expect((await migratePostgres(url)).applied).toContain(6);
+    const store = await openPostgresStore({ url });
+    expect(await store.rotateKey('k1', 'hash-3', new Date('2025-02-01T00:00:00.000Z'))).toBe(true);
+    for (const hash of ['hash-1', 'hash-2', 'hash-3'])
+      expect((await store.findKeyByHash(hash))?.id).toBe('k1');
     await store.close();
   });
 

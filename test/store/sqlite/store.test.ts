@@ -94,6 +94,24 @@ describe('sqlite store', () => {
     await store.close();
   });
 
+  it('keeps the previous token hash of a key rotated before version 8 as a retired one', async () => {
+    const path = tempPath('enrich.db');
+    const db = new Database(path);
+    for (const sql of MIGRATIONS.slice(0, 7)) db.exec(sql);
+    db.prepare(
+      `INSERT INTO keys (id, name, hash, scopes, rate, created_at, previous_hash, previous_expires_at)
+       VALUES ('k1', 'old', 'hash-2', '["people:read"]', 5, '2025-01-01T00:00:00.000Z', 'hash-1', '2025-01-02T00:00:00.000Z')`,
+    ).run();
+    db.pragma('user_version = 7');
+    db.close();
+
+    const store = openSqliteStore(path);
+    expect(await store.rotateKey('k1', 'hash-3', new Date('2025-02-01T00:00:00.000Z'))).toBe(true);
+    for (const hash of ['hash-1', 'hash-2', 'hash-3'])
+      expect((await store.findKeyByHash(hash))?.id).toBe('k1');
+    await store.close();
+  });
+
   it('carries the audit record index of a version 3 database into buckets', async () => {
     const path = tempPath('enrich.db');
     const db = new Database(path);
@@ -202,6 +220,18 @@ describe('sqlite key cache', () => {
     expect((await server.findKeyByHash(key.hash))?.revoked_at).toBeNull();
     await cli.revokeKey(key.id, new Date());
     expect((await server.findKeyByHash(key.hash))?.revoked_at).not.toBeNull();
+    await server.close();
+    await cli.close();
+  });
+
+  it("sees a key's new settings, updated through another connection, on the very next lookup", async () => {
+    const path = tempPath('keys.db');
+    const server = openSqliteStore(path);
+    const cli = openSqliteStore(path);
+    const { key } = await issueKey(cli, { name: 'cached', rate: 50, scopes: ['people:read'] });
+    expect((await server.findKeyByHash(key.hash))?.rate).toBe(50);
+    await cli.updateKey(key.id, { rate: 2, scopes: ['company:read'] });
+    expect(await server.findKeyByHash(key.hash)).toMatchObject({ rate: 2, scopes: ['company:read'] });
     await server.close();
     await cli.close();
   });

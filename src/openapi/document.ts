@@ -62,7 +62,7 @@ export async function registerOpenapi(app: FastifyInstance): Promise<void> {
         description: API_DESCRIPTION,
         license: { name: 'MIT', identifier: 'MIT' },
       },
-      // Relative: the server the document was fetched from, whatever address or proxy it was fetched through.
+      // Relative: the host the document was fetched from, by whatever name and port, with no Host header trusted.
       servers: [{ url: '/', description: 'The server this document was fetched from' }],
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },

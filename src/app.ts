@@ -1,7 +1,6 @@
 // buildApp(deps): plugins, routes, error and 404 handlers. Never listens; server.ts does.
 
 import { createServer } from 'node:http';
-import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { openAccounting } from './accounting/open.js';
 import { ProblemError } from './errors.js';
@@ -13,12 +12,12 @@ import { requestId } from './http/request-id.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { registerOpenapi } from './openapi/document.js';
 import { registerCompany } from './routes/company.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 import { registerPeople } from './routes/people.js';
 import { registerUsage } from './routes/usage.js';
-import { Problem } from './schemas/problem.js';
 import type { StoreLocation } from './store/open.js';
 import type { Store } from './store/store.js';
 
@@ -47,10 +46,6 @@ export interface AppDeps {
   /** Origins allowed to call from a browser (CORS); none when omitted. */
   corsOrigins?: CorsOrigins;
 }
-
-export const API_DESCRIPTION = `People and company enrichment. Every lookup needs \`Authorization: Bearer <token>\`.
-Errors are \`application/problem+json\` with a stable \`code\`. Each key has a token-bucket rate limit
-(\`RateLimit\`/\`RateLimit-Policy\` headers) and an optional monthly quota of matched lookups.`;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { store } = deps;
@@ -132,20 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerCompression(app);
   if (cors) await registerCors(app, cors);
 
-  app.addSchema(Problem);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Enrich', version: '1', description: API_DESCRIPTION },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      tags: [
-        { name: 'lookups', description: 'Person and company lookups' },
-        { name: 'usage', description: "The calling key's own usage" },
-        { name: 'operations', description: 'Health, readiness, metrics' },
-      ],
-    },
-  });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerOpenapi(app);
 
   registerPeople(app, lookups);
   registerCompany(app, lookups);

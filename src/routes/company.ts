@@ -28,7 +28,9 @@ export function registerCompany(app: FastifyInstance, path: LookupPath) {
     {
       paramDocs,
       record: Company,
-      summary: 'Look up one company by any identifier (also served as /v1/company)',
+      entity: 'company',
+      summary: 'Look up one company by any identifier',
+      operationId: 'lookupCompany',
     },
     path,
   );

@@ -2,13 +2,37 @@
 import type { FastifyInstance } from 'fastify';
 import { sendProblem, toProblem } from '../http/problem.js';
 import type { Metrics } from '../metrics.js';
+import { headers, publicResponses, responseRef } from '../openapi/components.js';
 import type { Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
+
+/** A 200 whose JSON body is `{ "status": <status> }`. */
+const statusResponse = (description: string, status: string) => ({
+  description,
+  headers: headers('X-Request-Id'),
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: { status: { type: 'string', enum: [status] } },
+        required: ['status'],
+      },
+    },
+  },
+});
 
 export function registerHealth(app: FastifyInstance, store: Store, metrics: Metrics) {
   app.get(
     '/healthz',
-    { schema: { tags: ['operations'], summary: 'Liveness: the process is up' } },
+    {
+      schema: {
+        operationId: 'liveness',
+        summary: 'Liveness: the process is up',
+        tags: ['operations'],
+        security: [],
+        'x-responses': publicResponses(statusResponse('The process is up', 'ok')),
+      },
+    },
     async () => ({
       status: 'ok',
     }),
@@ -16,7 +40,17 @@ export function registerHealth(app: FastifyInstance, store: Store, metrics: Metr
 
   app.get(
     '/readyz',
-    { schema: { tags: ['operations'], summary: 'Readiness: the data store answers' } },
+    {
+      schema: {
+        operationId: 'readiness',
+        summary: 'Readiness: the data store answers',
+        tags: ['operations'],
+        security: [],
+        'x-responses': publicResponses(statusResponse('The data store answers', 'ready'), {
+          503: responseRef('Unavailable'),
+        }),
+      },
+    },
     async (request, reply) => {
       try {
         await store.ping();
@@ -30,7 +64,19 @@ export function registerHealth(app: FastifyInstance, store: Store, metrics: Metr
 
   app.get(
     '/metrics',
-    { schema: { tags: ['operations'], summary: 'Prometheus metrics' } },
+    {
+      schema: {
+        operationId: 'metrics',
+        summary: 'Prometheus metrics',
+        tags: ['operations'],
+        security: [],
+        'x-responses': publicResponses({
+          description: 'Every metric, in the Prometheus text format',
+          headers: headers('X-Request-Id'),
+          content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } },
+        }),
+      },
+    },
     async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.scrape()),
   );
 }

@@ -28,7 +28,9 @@ export function registerPeople(app: FastifyInstance, path: LookupPath) {
     {
       paramDocs,
       record: Person,
-      summary: 'Look up one person by any identifier (also served as /v1/people)',
+      entity: 'person',
+      summary: 'Look up one person by any identifier',
+      operationId: 'lookupPerson',
     },
     path,
   );

@@ -5,7 +5,9 @@ import { mergeUsage, monthStart, sumUsage } from '../accounting/usage-report.js'
 import { authenticate } from '../auth/authenticate.js';
 import { admit } from '../limits/admit.js';
 import type { RateLimiter } from '../limits/rate-limit.js';
-import { Usage } from '../schemas/usage.js';
+import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js';
+import type { Responses } from '../openapi/document.js';
+import type { Usage } from '../schemas/usage.js';
 import type { Store } from '../store/store.js';
 
 export interface UsageDeps {
@@ -15,17 +17,31 @@ export interface UsageDeps {
   accounting: Accounting | undefined;
 }
 
-const problem = { $ref: 'Problem#' };
+const responses: Responses = {
+  200: {
+    description: "The key's usage this month",
+    headers: headers(...KEYED, 'Enrich-Quota-Remaining'),
+    content: { 'application/json': { schema: schemaRef('Usage') } },
+  },
+  401: responseRef('Unauthorized'),
+  429: responseRef('RateLimited'),
+  '4XX': responseRef('UnreadableRequest'),
+  500: responseRef('InternalError'),
+  503: responseRef('Unavailable'),
+};
 
 export function registerUsage(app: FastifyInstance, { store, limiter, accounting }: UsageDeps) {
   app.get(
     '/v1/usage',
     {
       schema: {
+        operationId: 'getUsage',
         summary: "The calling key's usage this month: per day and operation, totals, and quota left",
         tags: ['usage'],
         security: [{ bearer: [] }],
-        response: { 200: Usage, 401: problem, 429: problem, 503: problem },
+        // Serialises the report; the document shows `x-responses`.
+        response: { 200: { $ref: 'Usage#' } },
+        'x-responses': responses,
       },
     },
     async (request, reply): Promise<Usage> => {

@@ -1,20 +1,58 @@
-// The problem document of RFC 9457 with this service's stable `code` (contract §5).
-import { Type } from '@sinclair/typebox';
-import { Problems } from '../errors.js';
+// The problem document of RFC 9457 with this service's stable `code` and every extension member (contract §5).
+import { type Static, Type } from '@sinclair/typebox';
+import { type ProblemCode, Problems } from '../errors.js';
+import { ALL_SCOPES, type Scope } from '../store/store.js';
+
+const names = (description: string) => Type.Array(Type.String(), { description });
 
 export const Problem = Type.Object(
   {
-    type: Type.String({ format: 'uri' }),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    code: Type.Union(Object.keys(Problems).map((code) => Type.Literal(code))),
-    request_id: Type.String(),
+    type: Type.String({
+      format: 'uri',
+      description: 'The problem type: https://enrich.dev/problems/ and the code with hyphens',
+    }),
+    title: Type.String({ description: "The problem type's short, fixed summary" }),
+    status: Type.Integer({ description: 'The HTTP status code of the response' }),
+    detail: Type.String({ description: 'What went wrong with this request, for people to read' }),
+    // An enum rather than a union of constants: generated clients get one union of string literals.
+    code: Type.Unsafe<ProblemCode>({
+      type: 'string',
+      enum: Object.keys(Problems),
+      description: 'Stable, machine-readable problem code',
+    }),
+    request_id: Type.String({ description: 'The id of the request, also sent as X-Request-Id' }),
+    parameter: Type.Optional(
+      Type.String({
+        description: '`invalid_parameter` and `unknown_parameter`: the query parameter at fault',
+      }),
+    ),
+    accepted: Type.Optional(
+      names('`missing_identifier` and `unknown_parameter`: the parameters the operation accepts'),
+    ),
+    matches: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: Type.Array(Type.String()),
+          description:
+            '`ambiguous_match`: for each parameter that matched, the ids of the records it matched (at most 10)',
+        },
+      ),
+    ),
+    required_scope: Type.Optional(
+      Type.Unsafe<Scope>({
+        type: 'string',
+        enum: [...ALL_SCOPES],
+        description: '`forbidden`: the scope the key lacks',
+      }),
+    ),
   },
   {
     $id: 'Problem',
     title: 'Problem',
+    // Clients should ignore members they do not know: later versions may add some.
     additionalProperties: true,
-    description: 'application/problem+json; extra members such as `matches` or `accepted` depend on the code',
+    description: 'An error, as application/problem+json (RFC 9457); extension members depend on the code',
   },
 );
+export type Problem = Static<typeof Problem>;

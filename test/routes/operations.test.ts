@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { Problems } from '../../src/errors.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { type TestApp, testApp } from '../helpers/app.js';
+
+/** Headers of HTTP itself, which the document leaves to HTTP. */
+const HTTP_HEADERS = ['content-type', 'content-length', 'date', 'connection', 'keep-alive'];
 
 let t: TestApp;
 beforeAll(async () => {
@@ -42,6 +46,94 @@ describe('operations endpoints', () => {
     );
     expect(doc.paths['/company'].get.parameters).toHaveLength(6);
     expect(doc.components.securitySchemes.bearer.scheme).toBe('bearer');
+  });
+
+  it('name the record, usage and problem schemas, with every extension member of a problem', async () => {
+    const { components } = (await t.app.inject('/openapi.json')).json();
+    expect(Object.keys(components.schemas)).toEqual(
+      expect.arrayContaining(['Person', 'Company', 'Problem', 'Usage']),
+    );
+    const problem = components.schemas.Problem.properties;
+    expect(Object.keys(problem)).toEqual(
+      expect.arrayContaining(['code', 'request_id', 'parameter', 'accepted', 'matches', 'required_scope']),
+    );
+    expect(problem.code.enum).toEqual(Object.keys(Problems));
+  });
+
+  it('describe /people and /v1/people alike, under their own operation ids', async () => {
+    const { paths } = (await t.app.inject('/openapi.json')).json();
+    const ids = ['/people', '/v1/people', '/company', '/v1/company'].map(
+      (path) => paths[path].get.operationId,
+    );
+    expect(ids).toEqual(['lookupPerson', 'lookupPersonV1', 'lookupCompany', 'lookupCompanyV1']);
+    expect(paths['/v1/people'].get.parameters).toEqual(paths['/people'].get.parameters);
+    expect(paths['/v1/people'].get.responses).toEqual(paths['/people'].get.responses);
+  });
+
+  it('declare errors as problem+json and the headers each response carries', async () => {
+    const doc = (await t.app.inject('/openapi.json')).json();
+    const lookup = doc.paths['/v1/people'].get.responses;
+    expect(Object.keys(lookup[200].headers).sort()).toEqual(
+      [
+        'ETag',
+        'Enrich-Matched-By',
+        'Enrich-Quota-Remaining',
+        'RateLimit',
+        'RateLimit-Policy',
+        'X-Request-Id',
+      ].sort(),
+    );
+    expect(lookup[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Person' });
+    expect(lookup[200].description).not.toBe('Default Response');
+    const { responses } = doc.components;
+    const resolve = (response: { $ref: string }) => responses[response.$ref.split('/').at(-1)!];
+    for (const status of ['400', '401', '402', '403', '404', '409', '429', '500', '503']) {
+      const problem = resolve(lookup[status]).content;
+      expect(Object.keys(problem), status).toEqual(['application/problem+json']);
+      expect(problem['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
+    }
+    expect(Object.keys(resolve(lookup[429]).headers)).toContain('Retry-After');
+    expect(Object.keys(resolve(lookup[503]).headers)).toContain('Retry-After');
+    expect(resolve(lookup[304]).content).toBeUndefined();
+    type Operation = { responses: Record<string, { description?: string }> };
+    for (const path of Object.values<Record<string, Operation>>(doc.paths))
+      for (const operation of Object.values(path))
+        for (const response of Object.values(operation.responses))
+          expect(response.description).not.toBe('Default Response');
+  });
+
+  it('document every header a lookup answers with, found or not', async () => {
+    const doc = (await t.app.inject('/openapi.json')).json();
+    const documented = (response: { $ref?: string; headers?: object }) => {
+      const resolved = response.$ref ? doc.components.responses[response.$ref.split('/').at(-1)!] : response;
+      return Object.keys(resolved.headers).map((name) => name.toLowerCase());
+    };
+    const { auth } = await t.newKey({ quota: 100 });
+    const { responses } = doc.paths['/v1/people'].get;
+    for (const query of ['id=fp000000000001', 'id=fp000000000999', 'work_email=info@acme.com.au', 'id=%20']) {
+      const res = await t.app.inject({ url: `/v1/people?${query}`, headers: { authorization: auth } });
+      const sent = Object.keys(res.headers).filter((name) => !HTTP_HEADERS.includes(name));
+      expect(documented(responses[res.statusCode]), `${res.statusCode}`).toEqual(
+        expect.arrayContaining(sent),
+      );
+    }
+  });
+
+  it('say anyone may call the operations endpoints, and whose license it is', async () => {
+    const doc = (await t.app.inject('/openapi.json')).json();
+    for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json', '/openapi.yaml'])
+      expect(doc.paths[path].get.security, path).toEqual([]);
+    expect(doc.info.license.identifier).toBe('MIT');
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+  });
+
+  it('serve the same document as YAML at /openapi.yaml', async () => {
+    const res = await t.app.inject('/openapi.yaml');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/yaml/);
+    expect(res.body).toMatch(/^openapi: 3\.1\.0\n/);
+    expect(res.body).toContain('operationId: lookupPersonV1');
+    expect(res.body).not.toMatch(/[&*]a\d/); // no YAML anchors or aliases
   });
 
   it('render a readable reference at /docs', async () => {

@@ -112,7 +112,10 @@ describe.each(BACKENDS)('on %s', (backend) => {
       const doc = (await t.app.inject('/openapi.json')).json();
       const op = doc.paths['/v1/usage'].get;
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '429']));
-      expect(op.responses['200'].content['application/json'].schema.properties.totals).toBeDefined();
+      expect(op.responses['200'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/Usage',
+      });
+      expect(doc.components.schemas.Usage.properties.totals).toBeDefined();
     });
   });
 });

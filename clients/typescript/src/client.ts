@@ -1,0 +1,110 @@
+// The Enrich client: typed lookups over openapi-fetch, with bounded retries, timeouts and typed errors.
+import createFetchClient, { type Client } from 'openapi-fetch';
+import { EnrichError, isProblem } from './errors.js';
+import { fetchWithRetries } from './retry.js';
+import type { paths } from './schema.js';
+import type { Company, CompanyQuery, Person, PersonQuery, Usage } from './types.js';
+
+export interface EnrichOptions {
+  /** Where the service is, e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  /** An API token (`enr_…`). */
+  token: string;
+  /** Retries after a 429 or 503, or a network failure, within the time left (default 2; 0: none). */
+  retries?: number;
+  /** Bound on each call, retries and their waits included (default 10 000 ms). */
+  timeoutMs?: number;
+  /** The fetch to send requests with (default: the global one). */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+export interface CallOptions {
+  /** Cancels the call: it rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** This call's bound instead of the client's. */
+  timeoutMs?: number;
+}
+
+/** What an openapi-fetch call resolves to, whatever the operation. */
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** A call's abort signal and fetch: openapi-fetch passes both on to the request it builds. */
+type CallInit = {
+  signal: AbortSignal;
+  fetch: (request: Request) => Promise<Response>;
+};
+
+/**
+ * A client of one Enrich server.
+ * @example
+ * const enrich = new Enrich({ baseUrl: 'http://127.0.0.1:8080', token: process.env.ENRICH_TOKEN! });
+ * const person = await enrich.people({ work_email: 'jane.citizen@acme.com.au' }); // Person | null
+ */
+export class Enrich {
+  readonly #api: Client<paths>;
+  readonly #retries: number;
+  readonly #timeoutMs: number;
+  readonly #fetch: (request: Request) => Promise<Response>;
+
+  constructor(options: EnrichOptions) {
+    this.#retries = options.retries ?? 2;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#fetch = options.fetch ?? ((request) => globalThis.fetch(request));
+    this.#api = createFetchClient<paths>({
+      baseUrl: options.baseUrl,
+      headers: {
+        authorization: `Bearer ${options.token}`,
+        accept: 'application/json, application/problem+json',
+      },
+    });
+  }
+
+  /** The one person the identifiers find, or null when none matches. Throws EnrichError otherwise (a 409 too). */
+  people(query: PersonQuery, options?: CallOptions): Promise<Person | null> {
+    return orNull(this.#call((init) => this.#api.GET('/v1/people', { ...init, params: { query } }), options));
+  }
+
+  /** The one company the identifiers find, or null when none matches. Throws EnrichError otherwise. */
+  company(query: CompanyQuery, options?: CallOptions): Promise<Company | null> {
+    return orNull(
+      this.#call((init) => this.#api.GET('/v1/company', { ...init, params: { query } }), options),
+    );
+  }
+
+  /** The calling key's usage this month: per day and operation, totals, and its quota left. */
+  usage(options?: CallOptions): Promise<Usage> {
+    return this.#call((init) => this.#api.GET('/v1/usage', init), options);
+  }
+
+  /**
+   * One operation, bounded in time, retried as the server asks, its error response thrown as EnrichError.
+   * Every method is one such call; a bulk helper would make one per chunk of its list, a search helper one
+   * per page (an async generator), each with the caller's signal.
+   */
+  async #call<T>(send: (init: CallInit) => Promise<Answer<T>>, options: CallOptions = {}): Promise<T> {
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const policy = { retries: this.#retries, deadline: Date.now() + timeoutMs, fetch: this.#fetch };
+    const { data, error, response } = await send({
+      signal,
+      fetch: (request) => fetchWithRetries(request, policy),
+    });
+    if (response.ok) return data as T;
+    throw new EnrichError(response.status, isProblem(error) ? error : undefined, response.headers);
+  }
+}
+
+/** A lookup's record, or null for its 404: no record matches. */
+async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
+  try {
+    return await lookup;
+  } catch (error) {
+    if (error instanceof EnrichError && error.code === 'not_found') return null;
+    throw error;
+  }
+}

@@ -1,0 +1,14 @@
+// @enrich/client: a typed client of the Enrich API (types generated from its OpenAPI document).
+export { type CallOptions, Enrich, type EnrichOptions } from './client.js';
+export { EnrichError, UNEXPECTED_RESPONSE } from './errors.js';
+export type { paths } from './schema.js';
+export type {
+  Company,
+  CompanyQuery,
+  Person,
+  PersonQuery,
+  Problem,
+  ProblemCode,
+  Scope,
+  Usage,
+} from './types.js';

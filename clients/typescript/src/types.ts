@@ -1,0 +1,20 @@
+// Named types of the API's records, queries and problems, from the types generated from its OpenAPI document.
+import type { components, operations } from './schema.js';
+
+type Schemas = components['schemas'];
+
+/** A person record, exactly as imported: every field may be absent or null. */
+export type Person = Schemas['Person'];
+/** A company record, exactly as imported: every field may be absent or null. */
+export type Company = Schemas['Company'];
+/** The calling key's usage this month. */
+export type Usage = Schemas['Usage'];
+/** An error document (RFC 9457) with its stable `code` and extension members. */
+export type Problem = Schemas['Problem'];
+export type ProblemCode = Problem['code'];
+export type Scope = NonNullable<Problem['required_scope']>;
+
+/** The identifiers a person can be looked up by; give one or more. */
+export type PersonQuery = NonNullable<operations['lookupPersonV1']['parameters']['query']>;
+/** The identifiers a company can be looked up by; give one or more. */
+export type CompanyQuery = NonNullable<operations['lookupCompanyV1']['parameters']['query']>;

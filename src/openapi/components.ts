@@ -1,0 +1,170 @@
+// The OpenAPI document's shared parts: every response header, and the problem responses routes refer to.
+import { type ProblemCode, Problems, problemType } from '../errors.js';
+import { PERSON_PARAMS } from '../identifiers/params.js';
+
+/** An OpenAPI reference to a component. */
+export interface Ref {
+  $ref: string;
+}
+
+const integer = { type: 'integer', minimum: 0 } as const;
+
+/** Every header the service sends that a client may act on, keyed by component name. */
+export const HEADERS = {
+  'X-Request-Id': {
+    description:
+      "The request's id, also the problem's `request_id`: the caller's own X-Request-Id when it is 1 to 64 " +
+      'letters, digits, `.`, `_` or `-`, else one the server made up',
+    required: true,
+    schema: { type: 'string', examples: ['k3j9x2-1a'] },
+  },
+  ETag: {
+    description:
+      "The record's entity tag: sent back as If-None-Match, it gets 304 while the record is unchanged",
+    schema: { type: 'string', examples: ['"q5mE0Hd1v9kC3xYtL2aB7w"'] },
+  },
+  'Enrich-Matched-By': {
+    description:
+      'The parameters that found the record, comma-separated, in the order the operation lists them',
+    schema: { type: 'string', examples: ['ln_url, work_email'] },
+  },
+  RateLimit: {
+    description:
+      "The key's token bucket after this request (IETF httpapi rate-limit draft): `r` requests left, " +
+      '`t` seconds until the bucket is full again. On every response to a request whose key was authenticated',
+    schema: { type: 'string', examples: ['"default";r=49;t=1'] },
+  },
+  'RateLimit-Policy': {
+    description: "The key's rate limit: `q` requests per `w` seconds, with a burst of one second's worth",
+    schema: { type: 'string', examples: ['"default";q=50;w=1'] },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying',
+    schema: { ...integer, examples: [1] },
+  },
+  'Enrich-Quota-Remaining': {
+    description: "Matched lookups left in the key's monthly quota; sent only for keys that have a quota",
+    schema: { ...integer, examples: [9500] },
+  },
+  'WWW-Authenticate': {
+    description:
+      'The authentication scheme to use: `Bearer`, with `error="invalid_token"` when one was refused',
+    schema: { type: 'string', examples: ['Bearer realm="enrich", error="invalid_token"'] },
+  },
+} as const;
+
+export type HeaderName = keyof typeof HEADERS;
+
+export const headerRef = (name: HeaderName): Ref => ({ $ref: `#/components/headers/${name}` });
+export const schemaRef = (name: string): Ref => ({ $ref: `#/components/schemas/${name}` });
+
+/** A response's `headers` member: each header by reference, under its own name. */
+export const headers = (...names: HeaderName[]) =>
+  Object.fromEntries(names.map((name) => [name, headerRef(name)]));
+
+/** The headers a keyed request's response carries once its key has been through the rate limit. */
+export const KEYED: HeaderName[] = ['X-Request-Id', 'RateLimit', 'RateLimit-Policy'];
+
+type Example = { detail: string } & Record<string, unknown>;
+
+/** A problem response: its headers, and one example document for each code it may carry. */
+const problem = (
+  description: string,
+  names: HeaderName[],
+  examples: Partial<Record<ProblemCode, Example>>,
+) => ({
+  description,
+  headers: headers(...names),
+  content: {
+    'application/problem+json': {
+      schema: schemaRef('Problem'),
+      examples: Object.fromEntries(
+        Object.entries(examples).map(([code, { detail, ...members }]) => {
+          const { status, title } = Problems[code as ProblemCode];
+          const value = { type: problemType(code as ProblemCode), title, status, detail, code };
+          return [code, { value: { ...value, request_id: 'k3j9x2-1a', ...members } }];
+        }),
+      ),
+    },
+  },
+});
+
+/** Responses shared by several operations, keyed by component name. */
+export const RESPONSES = {
+  BadRequest: problem('The query is not one the operation accepts', KEYED, {
+    missing_identifier: {
+      detail: `Give at least one identifier: ${PERSON_PARAMS.join(', ')}.`,
+      accepted: PERSON_PARAMS,
+    },
+    unknown_parameter: {
+      detail: `Unknown parameter "email"; accepted: ${PERSON_PARAMS.join(', ')}.`,
+      parameter: 'email',
+      accepted: PERSON_PARAMS,
+    },
+    invalid_parameter: {
+      detail: 'work_email: not an e-mail address (expected name@domain.tld)',
+      parameter: 'work_email',
+    },
+  }),
+  Unauthorized: problem(
+    'No token, or one that is not (or no longer) valid',
+    ['X-Request-Id', 'WWW-Authenticate'],
+    { unauthorized: { detail: 'The bearer token is not recognised.' } },
+  ),
+  QuotaExceeded: problem(
+    "The key's monthly quota of matched lookups is used up: do not retry before the month turns",
+    [...KEYED, 'Enrich-Quota-Remaining'],
+    { quota_exceeded: { detail: "This key's quota of 10000 matched lookups for 2026-11 is used up." } },
+  ),
+  Forbidden: problem('The key lacks the scope the operation needs', KEYED, {
+    forbidden: { detail: 'This key lacks the people:read scope.', required_scope: 'people:read' },
+  }),
+  NotFound: problem('No record matches any of the given identifiers', [...KEYED, 'Enrich-Quota-Remaining'], {
+    not_found: { detail: 'No person matches the given identifiers.' },
+  }),
+  AmbiguousMatch: problem(
+    'The identifiers match more than one record: `matches` says which parameter matched which ids',
+    [...KEYED, 'Enrich-Quota-Remaining'],
+    {
+      ambiguous_match: {
+        detail: 'The identifiers match 2 different records; give one that identifies a single record.',
+        matches: { work_email: ['fp000000000001'], ln_url: ['fp000000000002'] },
+      },
+    },
+  ),
+  RateLimited: problem(
+    "Over the key's rate limit: retry after `Retry-After` seconds",
+    [...KEYED, 'Retry-After'],
+    {
+      rate_limited: { detail: 'This key allows 50 requests per second.' },
+    },
+  ),
+  InternalError: problem('A bug: it has been logged with the request id', ['X-Request-Id'], {
+    internal: { detail: 'An unexpected error occurred; it has been logged with the request id.' },
+  }),
+  Unavailable: problem(
+    'The data store (or the shared rate limits) cannot be reached: retry after `Retry-After` seconds',
+    ['X-Request-Id', 'Retry-After'],
+    { unavailable: { detail: 'The data store is unavailable; retry shortly.' } },
+  ),
+  NotModified: {
+    description: 'The record still has the entity tag given in If-None-Match: no body',
+    headers: headers('ETag', 'Enrich-Matched-By', ...KEYED, 'Enrich-Quota-Remaining'),
+  },
+  UnreadableRequest: {
+    description:
+      'The HTTP layer could not read the request (malformed, 400; headers over 16 KiB, 431; sent too ' +
+      'slowly, 408) and answered before any route, with a short JSON body rather than a problem document',
+  },
+};
+
+export type ResponseName = keyof typeof RESPONSES;
+
+export const responseRef = (name: ResponseName): Ref => ({ $ref: `#/components/responses/${name}` });
+
+/** The responses of an operation anyone may call: what it answers, and the HTTP layer's own 4xx. */
+export const publicResponses = (ok: object, more: Record<string, object> = {}) => ({
+  200: ok,
+  '4XX': responseRef('UnreadableRequest'),
+  ...more,
+});

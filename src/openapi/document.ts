@@ -1,0 +1,115 @@
+// The OpenAPI document: @fastify/swagger derives paths and parameters from the route schemas; this module
+// names the components, puts in what route schemas cannot say (shared responses and headers) and serves it.
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { Company } from '../schemas/company.js';
+import { Person } from '../schemas/person.js';
+import { Problem } from '../schemas/problem.js';
+import { Usage } from '../schemas/usage.js';
+import { HEADERS, headers, publicResponses, RESPONSES } from './components.js';
+
+/** An operation's responses, as OpenAPI response objects or references, by status. */
+export type Responses = Record<string, object>;
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * The operation's OpenAPI responses, as they go into the document. @fastify/swagger writes its own from
+     * `response` schemas and cannot refer to shared responses or headers; these replace them.
+     */
+    'x-responses'?: Responses;
+  }
+}
+
+export const API_DESCRIPTION = `People and company enrichment. Every lookup needs \`Authorization: Bearer <token>\`.
+Errors are \`application/problem+json\` with a stable \`code\`. Each key has a token-bucket rate limit
+(\`RateLimit\`/\`RateLimit-Policy\` headers) and an optional monthly quota of matched lookups.`;
+
+/** Where `enrich serve` listens unless told otherwise: the server the checked-in document names. */
+export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
+
+/** The named schemas: generated clients get a type of each name. */
+const SCHEMAS = [Person, Company, Problem, Usage];
+
+type Document = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>> };
+
+/** Puts each operation's declared responses in place of the ones @fastify/swagger wrote; servers first. */
+function finished(document: Document): Document {
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(pathItem)) {
+      if (operation['x-responses'] === undefined) continue;
+      operation.responses = operation['x-responses'];
+      delete operation['x-responses'];
+    }
+  }
+  const { openapi, info, servers, tags, paths, components, ...rest } = document;
+  // A tree, not a graph: YAML would write an object met twice (two operations' responses) as an alias.
+  return JSON.parse(JSON.stringify({ openapi, info, servers, tags, ...rest, paths, components }));
+}
+
+/**
+ * Registers the named schemas, @fastify/swagger (before any route, so that it sees them all) and the routes
+ * serving the document.
+ */
+export async function registerOpenapi(app: FastifyInstance): Promise<void> {
+  for (const schema of SCHEMAS) app.addSchema(schema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Enrich',
+        version: '1',
+        description: API_DESCRIPTION,
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
+      // Relative: the host the document was fetched from, by whatever name and port, with no Host header trusted.
+      servers: [{ url: '/', description: 'The server this document was fetched from' }],
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        headers: HEADERS,
+        responses: RESPONSES,
+      },
+      tags: [
+        { name: 'lookups', description: 'Person and company lookups' },
+        { name: 'usage', description: "The calling key's own usage" },
+        { name: 'operations', description: 'Health, readiness, metrics and this document' },
+      ],
+    },
+    // Components named after their schema's $id (Person, Problem, …) rather than def-0, def-1, …
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (document) =>
+      finished(('openapiObject' in document ? document.openapiObject : {}) as Document),
+  });
+
+  const documentResponse = (contentType: string, format: string) => ({
+    description: `This document, as ${format}`,
+    headers: headers('X-Request-Id'),
+    content: {
+      [contentType]: { schema: { type: contentType === 'application/json' ? 'object' : 'string' } },
+    },
+  });
+  const operation = (operationId: string, format: string, contentType: string) => ({
+    operationId,
+    summary: `This API's OpenAPI 3.1 document, as ${format}`,
+    tags: ['operations'],
+    security: [],
+    'x-responses': publicResponses(documentResponse(contentType, format)),
+  });
+  app.get('/openapi.json', { schema: operation('openapiJson', 'JSON', 'application/json') }, async () =>
+    app.swagger(),
+  );
+  app.get(
+    '/openapi.yaml',
+    { schema: operation('openapiYaml', 'YAML', 'application/yaml') },
+    async (_request, reply) =>
+      reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
+  );
+}
+
+/** The document as checked in (docs/openapi.json): the served one, naming the default address as its server. */
+export function publishedDocument(app: FastifyInstance): Record<string, unknown> {
+  return {
+    ...app.swagger(),
+    servers: [{ url: DEFAULT_SERVER, description: '`enrich serve` on its default address' }],
+  };
+}

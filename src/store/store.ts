@@ -225,9 +225,12 @@ export interface Store {
    * however often it is tried, it is counted once. False when the offset was not `from`.
    */
   foldJournal(segment: string, from: number, to: number, batch: AccountingBatch): Promise<boolean>;
-  /** How far a journal segment has been folded, in bytes (0 when never). */
+  /** How far a journal segment has been folded, in bytes (0 when never; negative once forgotten). */
   journalOffset(segment: string): Promise<number>;
-  /** Forgets a segment's offset: its file is deleted, the name is never used again. */
+  /**
+   * Forgets a segment whose file is deleted: no run of it folds again, not even one a late folder read
+   * before the file went. The mark that says so is removed a day later (the name is never used again).
+   */
   forgetJournal(segment: string): Promise<void>;
   /** Audit entries in time order. */
   audit(filter: AuditFilter): Promise<AuditEntry[]>;

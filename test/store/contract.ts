@@ -1,5 +1,5 @@
 // The behaviour every Store backend promises; each backend's test file runs this one suite.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type {
   ApiKey,
   AuditEntry,
@@ -472,7 +472,29 @@ export function describeStoreContract(
       expect(await store.quotaUsed('kj', '2026-11')).toBe(2);
       expect((await store.usage({ keyId: 'kj' }))[0]).toMatchObject({ requests: 2, matched: 2 });
       await store.forgetJournal('seg-1');
-      expect(await store.journalOffset('seg-1')).toBe(0);
+      expect(await store.journalOffset('seg-1')).toBeLessThan(0);
+      // A folder that read the segment before its file went cannot fold any of it again.
+      expect(await store.foldJournal('seg-1', 0, 100, run(1))).toBe(false);
+      expect(await store.foldJournal('seg-1', 180, 200, run(3))).toBe(false);
+      await store.forgetJournal('seg-never-folded');
+      expect(await store.foldJournal('seg-never-folded', 0, 100, run(3))).toBe(false);
+      expect((await store.audit({ keyId: 'kj' })).map((e) => e.matched)).toEqual([['fp1'], ['fp2']]);
+    });
+
+    it('drops the marks of segments forgotten more than a day ago, when it forgets another', async () => {
+      const now = Date.now();
+      vi.useFakeTimers({ toFake: ['Date'], now: now - 2 * 86_400_000 });
+      try {
+        await store.forgetJournal('seg-old');
+        vi.setSystemTime(now - 3_600_000);
+        await store.forgetJournal('seg-recent');
+      } finally {
+        vi.useRealTimers();
+      }
+      await store.forgetJournal('seg-now');
+      expect(await store.journalOffset('seg-old')).toBe(0);
+      expect(await store.journalOffset('seg-recent')).toBeLessThan(0);
+      expect(await store.journalOffset('seg-now')).toBeLessThan(0);
     });
 
     it('answers a ping', async () => {

@@ -17,6 +17,7 @@ import { registerHealth } from './routes/health.js';
 import { registerPeople } from './routes/people.js';
 import { registerUsage } from './routes/usage.js';
 import { Problem } from './schemas/problem.js';
+import type { Flushed } from './shutdown.js';
 import type { StoreLocation } from './store/open.js';
 import type { Store } from './store/store.js';
 
@@ -42,6 +43,8 @@ export interface AppDeps {
    * folded on this thread (tests, in-memory stores).
    */
   journal?: { dir: string; location?: StoreLocation };
+  /** Told what closing the app flushed, once it has (a server's last log line says it). */
+  onFlushed?: (flushed: Flushed) => void;
 }
 
 export const API_DESCRIPTION = `People and company enrichment. Every lookup needs \`Authorization: Bearer <token>\`.
@@ -145,9 +148,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.addHook('onClose', async () => {
     // In-flight requests have finished: what they counted and audited is written before the store closes.
-    await accounting?.close();
+    const lookupsFolded = (await accounting?.close()) ?? 0;
     await quota.close();
     await limiter.close?.();
+    deps.onFlushed?.({ lookupsFolded });
   });
   return app;
 }

@@ -54,7 +54,9 @@ export async function importFile(
   const args = ['import', entity, file, ...dbArgs(db)];
   const { stdout } = await enrich(`enrich import ${entity}`, args, timeoutMs, env);
   const wallSeconds = (performance.now() - started) / 1000;
-  const match = stdout.match(/: (\d+) \w+ imported, (\d+) rejected of \d+ lines in ([\d.]+) s \((\d+)\/s\)/);
+  const match = stdout.match(
+    /: (\d+) \w+ imported(?: \([^)]*\))?, (\d+) rejected of \d+ lines in ([\d.]+) s \((\d+)\/s\)/,
+  );
   if (!match) throw new Error(`enrich import ${entity}: unexpected output: ${stdout.trim()}`);
   if (match[2] !== '0') throw new Error(`enrich import ${entity}: ${match[2]} lines rejected`);
   const records = Number(match[1]);

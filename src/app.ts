@@ -18,6 +18,7 @@ import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 import { registerPeople } from './routes/people.js';
 import { registerUsage } from './routes/usage.js';
+import type { Flushed } from './shutdown.js';
 import type { StoreLocation } from './store/open.js';
 import type { Store } from './store/store.js';
 
@@ -45,6 +46,8 @@ export interface AppDeps {
   journal?: { dir: string; location?: StoreLocation };
   /** Origins allowed to call from a browser (CORS); none when omitted. */
   corsOrigins?: CorsOrigins;
+  /** Told what closing the app flushed, once it has (a server's last log line says it). */
+  onFlushed?: (flushed: Flushed) => void;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -137,9 +140,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.addHook('onClose', async () => {
     // In-flight requests have finished: what they counted and audited is written before the store closes.
-    await accounting?.close();
+    const lookupsFolded = (await accounting?.close()) ?? 0;
     await quota.close();
     await limiter.close?.();
+    deps.onFlushed?.({ lookupsFolded });
   });
   return app;
 }

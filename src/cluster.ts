@@ -2,11 +2,13 @@
 // restarts workers that die, and on SIGTERM/SIGINT stops them gracefully before exiting itself.
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
+import { JournalFolder } from './accounting/folder.js';
 import { MetricsGatherer } from './cluster-metrics.js';
 import type { Config } from './config.js';
 import { LimitOwner } from './limits/cluster/owner.js';
 import { createMetrics } from './metrics.js';
 import { startServer } from './server.js';
+import { type Flushed, isStoppedMessage, onShutdownSignal, stoppedMessage } from './shutdown.js';
 import type { Store } from './store/store.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -16,11 +18,24 @@ const MAX_RESTART_DELAY_MS = 30_000;
 
 export const isWorker = () => cluster.isWorker;
 
-/** One pino-compatible JSON line on stdout, like the workers' own logs. */
-function log(level: 'info' | 'warn' | 'error', msg: string, details: object = {}) {
-  const levels = { info: 30, warn: 40, error: 50 };
-  const line = { level: levels[level], time: Date.now(), pid: process.pid, role: 'primary', ...details, msg };
-  process.stdout.write(`${JSON.stringify(line)}\n`);
+/** pino's numbers for the levels LOG_LEVEL may name. */
+const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const;
+
+/** One pino-compatible JSON line on stdout, like the workers' own logs, at or above LOG_LEVEL as theirs. */
+function primaryLog(threshold: string) {
+  const least = LEVELS[threshold as keyof typeof LEVELS] ?? LEVELS.info;
+  return (level: 'info' | 'warn' | 'error', msg: string, details: object = {}) => {
+    if (LEVELS[level] < least) return;
+    const line = {
+      level: LEVELS[level],
+      time: Date.now(),
+      pid: process.pid,
+      role: 'primary',
+      ...details,
+      msg,
+    };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+  };
 }
 
 /**
@@ -86,18 +101,25 @@ const liveWorkers = () =>
  * exits first, stops the others and rejects. On SIGTERM/SIGINT stops them gracefully, then exits.
  */
 export async function startCluster(config: Config, store: Store): Promise<{ url: string }> {
+  const log = primaryLog(config.logLevel);
   // With Redis the workers share limits there; without it the primary holds every bucket and quota.
   const owner = config.redisUrl ? undefined : new LimitOwner(store);
   const gatherer = new MetricsGatherer(createMetrics({ worker: 'primary' }).registry);
   const started = new Map<number, number>();
   let crashes = 0;
   let serving = false;
-  let stopped: Promise<void> | undefined;
+  let stopped: Promise<Flushed> | undefined;
+  /** What the workers that stopped gracefully reported flushing. */
+  const flushed: Flushed = { lookupsFolded: 0 };
 
   const fork = (): Worker => {
     const worker = cluster.fork();
     started.set(worker.id, Date.now());
     worker.on('message', (message: unknown) => {
+      if (isStoppedMessage(message)) {
+        flushed.lookupsFolded += message.enrichStopped.lookupsFolded;
+        return;
+      }
       if (gatherer.receive(worker, message)) return;
       void owner?.receive(worker.id, message, (reply) => {
         if (worker.isConnected()) worker.send(reply);
@@ -106,7 +128,10 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
     return worker;
   };
 
-  /** Signals every worker, kills those still running once their drain time is past, then closes up. */
+  /**
+   * Signals every worker, kills those still running once their drain time is past, folds what a killed
+   * one left in its journal, then closes up.
+   */
   const stop = (signal: NodeJS.Signals) => {
     stopped ??= (async () => {
       serving = false;
@@ -119,23 +144,33 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
       await Promise.all(exited);
       clearTimeout(force);
       await owner?.close();
+      if (config.accounting !== false) {
+        flushed.lookupsFolded += await new JournalFolder(store, config.journalDir).fold().catch((error) => {
+          log('error', "folding the workers' journals failed: the next start folds them", {
+            err: String(error),
+          });
+          return 0;
+        });
+      }
       await store.close();
+      return flushed;
     })();
     return stopped;
   };
 
-  for (const signal of SIGNALS) {
-    process.on(signal, () => {
-      log('info', 'shutting down: stopping workers', { signal });
-      stop('SIGTERM').then(
-        () => process.exit(0),
-        (error: unknown) => {
-          log('error', 'shutdown failed', { err: String(error) });
-          process.exit(1);
-        },
-      );
-    });
-  }
+  onShutdownSignal((signal) => {
+    log('info', `shutting down: stopping ${liveWorkers().length} workers`, { signal });
+    stop('SIGTERM').then(
+      (what) => {
+        log('info', stoppedMessage(what, config.workers), what);
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log('error', 'shutdown failed', { err: String(error) });
+        process.exit(1);
+      },
+    );
+  });
 
   cluster.on('exit', (worker, code, signal) => {
     owner?.release(worker.id);
@@ -154,7 +189,8 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
   for (let i = 0; i < config.workers; i++) fork();
   try {
     const url = await listening;
-    serving = true;
+    // A signal while the workers started has begun the stop: nothing may restart them now.
+    serving = stopped === undefined;
     return { url };
   } catch (error) {
     await stop('SIGKILL');

@@ -7,7 +7,8 @@ import { hashToken } from './auth/tokens.js';
 import { README_COMPANY, README_PERSON } from './demo-records.js';
 import type { Store } from './store/store.js';
 
-export const DEMO = { companies: 2_000, people: 10_000, seed: 2026 };
+/** Seed 0: the first id block, so `enrich generate` sets of any other seed import beside it. */
+export const DEMO = { companies: 2_000, people: 10_000, seed: 0 };
 
 export interface Demo {
   /** The demo token, when it is known (kept beside a SQLite file; shown once for PostgreSQL). */

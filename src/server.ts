@@ -8,13 +8,17 @@ import { answerMetricsRequests, scrapeCluster } from './cluster-metrics.js';
 import type { Config } from './config.js';
 import { openLimits } from './limits/open.js';
 import { createMetrics } from './metrics.js';
+import { type Flushed, onShutdownSignal, reportToPrimary, stoppedMessage } from './shutdown.js';
 import type { Store } from './store/store.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
-  /** Stops accepting connections, lets in-flight requests finish, then closes the store. */
-  stop(): Promise<void>;
+  /**
+   * Stops accepting connections, lets in-flight requests finish, folds the accounting journal, then
+   * closes the store; resolves with what was flushed.
+   */
+  stop(): Promise<Flushed>;
 }
 
 export async function startServer(config: Config, store: Store): Promise<RunningServer> {
@@ -26,6 +30,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
     : createMetrics();
   if (cluster.isWorker) answerMetricsRequests(metrics.registry);
   const limits = await openLimits(config, store, metrics);
+  let flushed: Flushed = { lookupsFolded: 0 };
   const app = await buildApp({
     store,
     metrics,
@@ -47,13 +52,16 @@ export async function startServer(config: Config, store: Store): Promise<Running
       level: config.logLevel,
       redact: ['req.headers.authorization', 'headers.authorization'],
     },
+    onFlushed: (what) => {
+      flushed = what;
+    },
   });
   limits.logTo(app.log);
   app.server.keepAliveTimeout = 72_000; // longer than common load balancers' idle timeouts
   app.server.headersTimeout = 75_000;
   const url = await app.listen({ port: config.port, host: config.host });
 
-  let stopping: Promise<void> | undefined;
+  let stopping: Promise<Flushed> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       const force = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
@@ -61,20 +69,25 @@ export async function startServer(config: Config, store: Store): Promise<Running
       await app.close();
       clearTimeout(force);
       await store.close();
+      return flushed;
     })();
     return stopping;
   };
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-      stop().then(
-        () => process.exit(0),
-        (error) => {
-          app.log.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    });
-  }
+  // One line as the stop starts; then a worker tells its primary what it flushed (the primary says it
+  // for every worker), and a server on its own says it in a last line.
+  onShutdownSignal((signal) => {
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    stop().then(
+      (what) => {
+        if (cluster.isWorker) return reportToPrimary(what);
+        app.log.info(what, stoppedMessage(what));
+        process.exit(0);
+      },
+      (error) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
   return { app, url, stop };
 }

@@ -25,6 +25,9 @@ export interface Accounting {
   commit(): void;
   /** Resolves once every lookup committed so far is in the store (usage reports read it there). */
   foldNow(): Promise<void>;
-  /** Commits what is buffered and folds what it can; later appends are ignored. */
-  close(): Promise<void>;
+  /**
+   * Commits what is buffered and folds what it can; later appends are ignored. Resolves with how many
+   * lookups that last fold put in the store.
+   */
+  close(): Promise<number>;
 }

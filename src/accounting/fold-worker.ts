@@ -14,7 +14,10 @@ export interface FoldWorkerInput {
 
 /** 'fold': fold now and answer; 'close': fold what is left, close the store and stop. */
 export type FoldRequest = { op: 'fold'; id: number } | { op: 'close' };
-export type FoldReply = { id: number; folded: number } | { id: number; error: string } | { closed: true };
+export type FoldReply =
+  | { id: number; folded: number }
+  | { id: number; error: string }
+  | { closed: true; folded: number };
 
 const port = parentPort!;
 const { location, dir, everyMs, retentionDays } = workerData as FoldWorkerInput;
@@ -63,14 +66,15 @@ async function run() {
     closing = true;
     clearInterval(timer);
     const store = await opened;
+    let folded = 0;
     try {
-      await folder?.foldNow();
+      folded = (await folder?.foldNow()) ?? 0;
     } catch (error) {
       reportedAt = Number.NEGATIVE_INFINITY;
       report(error);
     }
     await store?.close();
-    port.postMessage({ closed: true } satisfies FoldReply);
+    port.postMessage({ closed: true, folded } satisfies FoldReply);
     port.close();
   });
   port.postMessage({ id: 0, folded: 0 } satisfies FoldReply);

@@ -83,6 +83,12 @@ export class JournalFolder {
     let folded = 0;
     for (;;) {
       const from = await this.store.journalOffset(segment.id);
+      if (from < 0) {
+        // Forgotten: folded to the end by another folder, whose delete of the file this one may have
+        // listed before it happened (or which failed: it is tried again).
+        await unlink(segment.path).catch(() => {});
+        return folded;
+      }
       let bytes: Buffer;
       try {
         bytes = await readRange(segment.path, from, RUN_BYTES);

@@ -15,8 +15,8 @@ import { journalLine } from './journal-format.js';
 export interface Folds {
   /** Folds what the journal holds now; resolves once it is in the store. */
   foldNow(): Promise<number>;
-  /** Folds what is left and stops. */
-  close(): Promise<void>;
+  /** Folds what is left and stops; resolves with how many lookups that last fold put in the store. */
+  close(): Promise<number>;
 }
 
 /** Folding on this thread, every `everyMs` (an in-memory store, which another thread cannot open). */
@@ -28,7 +28,7 @@ export function foldHere(store: Store, dir: string, everyMs: number, retentionDa
     foldNow: () => folder.foldNow(),
     close: async () => {
       clearInterval(timer);
-      await folder.foldNow();
+      return folder.foldNow();
     },
   };
 }
@@ -45,10 +45,10 @@ export function foldInWorker(
   const worker: Worker = startWorker(import.meta.url, './fold-worker', input);
   const waiting = new Map<number, { resolve(n: number): void; reject(e: Error): void }>();
   let next = 0;
-  let closed: (() => void) | undefined;
+  let closed: ((folded: number) => void) | undefined;
   let exited = false;
   worker.on('message', (reply: FoldReply) => {
-    if ('closed' in reply) return closed?.();
+    if ('closed' in reply) return closed?.(reply.folded);
     const waiter = waiting.get(reply.id);
     waiting.delete(reply.id);
     if ('error' in reply) {
@@ -59,7 +59,7 @@ export function foldInWorker(
   const failAll = (error: Error) => {
     for (const waiter of waiting.values()) waiter.reject(error);
     waiting.clear();
-    closed?.();
+    closed?.(0);
   };
   worker.on('error', (error) => {
     onError(error);
@@ -79,8 +79,8 @@ export function foldInWorker(
         send({ op: 'fold', id });
       }),
     close: () =>
-      new Promise<void>((resolve) => {
-        if (exited) return resolve();
+      new Promise<number>((resolve) => {
+        if (exited) return resolve(0);
         closed = resolve;
         send({ op: 'close' });
       }),
@@ -110,13 +110,17 @@ export class JournalAccounting implements Accounting {
   }
 
   /**
-   * Commits what is buffered and folds what it can. A fold that fails (the store is gone) loses nothing:
-   * the journal stays on disk, and the next server to start on it folds it first.
+   * Commits what is buffered and folds what it can; resolves with how many lookups that fold put in the
+   * store. A fold that fails (the store is gone) loses nothing: the journal stays on disk, and the next
+   * server to start on it folds it first.
    */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  async close(): Promise<number> {
+    if (this.closed) return 0;
     this.closed = true;
     this.writer.close();
-    await this.folds.close().catch(this.onError);
+    return this.folds.close().catch((error: unknown) => {
+      this.onError(error);
+      return 0;
+    });
   }
 }

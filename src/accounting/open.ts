@@ -34,8 +34,9 @@ export function openAccounting(store: Store, options: AccountingOptions): Journa
     ? {
         foldNow: () => folds.foldNow(),
         close: async () => {
-          await folds.close();
+          const folded = await folds.close();
           rmSync(temporary, { recursive: true, force: true });
+          return folded;
         },
       }
     : folds;

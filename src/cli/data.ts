@@ -41,7 +41,7 @@ export function registerData(program: Command) {
           // Shown only when some were, so that scripts reading the usual line keep working.
           const suppressed = summary.suppressed > 0 ? `, ${summary.suppressed} suppressed` : '';
           process.stdout.write(
-            `${file}: ${summary.imported} ${entity} imported, ${summary.rejected} rejected${suppressed} of ${summary.read} lines in ${summary.seconds.toFixed(1)} s (${rate}/s)\n`,
+            `${file}: ${summary.imported} ${entity} imported (${summary.inserted} inserted, ${summary.updated} updated), ${summary.rejected} rejected${suppressed} of ${summary.read} lines in ${summary.seconds.toFixed(1)} s (${rate}/s)\n`,
           );
           const mistaken = await report.nearlyAllRejected(file, entity, summary);
           if (mistaken) process.stderr.write(`${mistaken}\n`);

@@ -10,6 +10,11 @@ export function registerGenerate(program: Command) {
     .requiredOption('--companies <n>', 'number of companies', wholeNumber(1))
     .requiredOption('--people <n>', 'number of people', wholeNumber(0))
     .option('--seed <n>', 'seed (default 1)', wholeNumber(0), 1)
+    .option(
+      '--id-start <n>',
+      "number the records from N (default: the seed's block, (seed mod 10000) × 10^8); sets whose numbers do not overlap share no id, domain, slug or e-mail",
+      wholeNumber(0),
+    )
     .requiredOption('--out <dir>', 'output directory')
     .option('--gzip', 'write companies.ndjson.gz and people.ndjson.gz (enrich import reads either)')
     .action(async (opts) => {
@@ -20,13 +25,14 @@ export function registerGenerate(program: Command) {
         companies: opts.companies,
         people: opts.people,
         seed: opts.seed,
+        idStart: opts.idStart,
         out: opts.out,
         gzip: opts.gzip ?? false,
         onProgress: (done: number, total: number) => bar.update(done, total),
       }).finally(() => bar.stop());
       const seconds = (Date.now() - started) / 1000;
       process.stdout.write(
-        `${result.companies} companies and ${result.people} people written to ${result.files.join(', ')} in ${seconds.toFixed(1)} s\n`,
+        `${result.companies} companies and ${result.people} people written to ${result.files.join(', ')} in ${seconds.toFixed(1)} s (record numbers from ${result.idStart})\n`,
       );
     });
 }

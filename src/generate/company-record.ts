@@ -3,24 +3,39 @@ import { completeAbn, completeAcn } from '../identifiers/abn.js';
 import type { Company } from '../schemas/company.js';
 import { type CompanyFacts, companyFacts } from './company.js';
 import { nextGen } from './next-gen.js';
+import { blockStart, firstNumber, ID_BLOCK } from './numbering.js';
 import { checkOptions } from './options.js';
 import { regionsOf } from './places.js';
 import { poolsFor } from './pools.js';
-import { type Rng, recordRng, STREAM, streamSeed } from './random.js';
+import { type Rng, recordRng, STREAM } from './random.js';
 import { INCORPORATED_TYPES, REVENUES, VC_FIRMS } from './values.js';
 
 const ACN_BODIES = 100_000_000;
-/** Coprime to 10, so `index * factor mod 10^8` visits every 8-digit body once. */
+/** Coprime to 10, so `position * factor mod 10^8` visits every 8-digit body once. */
 const ACN_FACTOR = 61_803_399;
+const GOLDEN_FRACTION = 0.6180339887498949;
+
+/**
+ * Company `index`'s place among the 10^8 ACN bodies, which every data set shares. A set takes
+ * consecutive places from its id block's golden-ratio point (plus its id start's offset in the block).
+ * Those points stay far apart (the golden ratio is the worst approximated by fractions): the sets of two
+ * blocks d apart never meet while each holds fewer than 38 million ÷ d companies — a floor; seeds 0 and
+ * 7 have 32 million places between them.
+ */
+function registryPosition(idStart: number, index: number): number {
+  const block = Math.floor(idStart / ID_BLOCK);
+  const spread = Math.floor(((block * GOLDEN_FRACTION) % 1) * ACN_BODIES);
+  return (spread + (idStart % ID_BLOCK) + index) % ACN_BODIES;
+}
 
 /**
  * An ABN and, for registered companies, the ACN that its last nine digits repeat, as in the real
- * registers. The first eight digits of the body are a bijection of the index, so neither ever
- * repeats (for up to 10^8 companies).
+ * registers. The first eight digits of the body are a bijection of the registry position, so
+ * neither repeats within a data set, nor between sets placed apart (see registryPosition).
  */
-function registryNumbers(index: number, seed: number, incorporated: boolean) {
-  const offset = streamSeed(seed, STREAM.companyDetails, -1) % ACN_BODIES;
-  const body = String((index * ACN_FACTOR + offset) % ACN_BODIES).padStart(8, '0');
+function registryNumbers(index: number, idStart: number, incorporated: boolean) {
+  const position = registryPosition(idStart, index);
+  const body = String((position * ACN_FACTOR) % ACN_BODIES).padStart(8, '0');
   const acn = completeAcn(body);
   // completeAbn leaves the odd body without check digits; another ninth digit then serves.
   const ninth = Number(acn[8]) + (incorporated ? 0 : 1 + (index % 9));
@@ -52,14 +67,14 @@ function orNull<T>(rng: Rng, nullRate: number, value: () => T): T | null {
   return rng.chance(nullRate) ? null : value();
 }
 
-/** Company `index` of the data set for `seed`. */
-export function buildCompany(seed: number, index: number): Company {
-  const facts = companyFacts(seed, index);
+/** Company `index` of the data set for `seed`, numbered from `idStart`. */
+export function buildCompany(seed: number, index: number, idStart = blockStart(seed)): Company {
+  const facts = companyFacts(seed, index, idStart);
   const rng = recordRng(seed, STREAM.companyDetails, index);
   const pools = poolsFor(seed);
   const { industry, region } = facts;
   const founded = 2024 - Math.floor(rng.next() ** 2 * 110);
-  const registry = registryNumbers(index, seed, INCORPORATED_TYPES.has(facts.type));
+  const registry = registryNumbers(index, idStart, INCORPORATED_TYPES.has(facts.type));
   const place = locations(rng, facts);
   const revenueBand = Math.min(REVENUES.length - 1, Math.max(0, facts.sizeRank + rng.between(-1, 1)));
   const handle = (p: number) => orNull(rng, p, () => facts.handle);
@@ -115,10 +130,16 @@ export function buildCompany(seed: number, index: number): Company {
 }
 
 /**
- * The data set's companies, one at a time; company `i` is the same whatever else is generated.
+ * The data set's companies, one at a time; company `i` is the same whatever else is generated. Their
+ * records are numbered from `idStart`, by default the seed's block (see numbering.ts).
  * @example [...generateCompanies({ companies: 3, seed: 1 })].map((c) => c.id)
  */
-export function* generateCompanies(opts: { companies: number; seed: number }): Generator<Company> {
+export function* generateCompanies(opts: {
+  companies: number;
+  seed: number;
+  idStart?: number;
+}): Generator<Company> {
   checkOptions(opts);
-  for (let index = 0; index < opts.companies; index++) yield buildCompany(opts.seed, index);
+  const idStart = firstNumber(opts.seed, opts.idStart);
+  for (let index = 0; index < opts.companies; index++) yield buildCompany(opts.seed, index, idStart);
 }

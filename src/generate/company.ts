@@ -1,6 +1,7 @@
-// A company's essential facts, a cheap pure function of (seed, index), so people can cite any company.
+// A company's essential facts, a cheap pure function of (seed, index, id start), so people can cite any company.
 import { asciiSlug, companyId, domainLabel, EMAIL_FORMATS, type EmailFormat } from './handles.js';
 import { BRAND_TAILS, BRAND_WORDS, INDUSTRIES, type Industry, NAME_PREFIXES } from './industries.js';
+import { blockStart } from './numbering.js';
 import { businessLine, landline, mobile, PHONE_STYLES } from './phones.js';
 import { AU_REGIONS, NZ_REGIONS, NZ_SHARE, type Region } from './places.js';
 import { type Pools, poolsFor } from './pools.js';
@@ -9,6 +10,8 @@ import { COMPANY_SIZES, COMPANY_TYPES, type CompanySize, GENERIC_INBOXES } from 
 
 export interface CompanyFacts {
   index: number;
+  /** The record number its identifiers are minted from: the data set's id start plus the index. */
+  number: number;
   id: string;
   name: string;
   fqdn: string;
@@ -105,10 +108,11 @@ function companyPhones(rng: Rng, region: Region, sizeRank: number) {
 }
 
 /**
- * The essential facts of company `index` under `seed`, the same whenever asked.
- * @example companyFacts(42, 0).fqdn // e.g. 'harrisplumbing0.com.au'
+ * The essential facts of company `index` under `seed`, numbered from `idStart`, the same whenever asked.
+ * @example companyFacts(0, 42).fqdn // e.g. 'harrisplumbing42.com.au'
  */
-export function companyFacts(seed: number, index: number): CompanyFacts {
+export function companyFacts(seed: number, index: number, idStart = blockStart(seed)): CompanyFacts {
+  const number = idStart + index;
   const rng = recordRng(seed, STREAM.companyFacts, index);
   const pools = poolsFor(seed);
   const region = pickRegion(rng);
@@ -118,15 +122,17 @@ export function companyFacts(seed: number, index: number): CompanyFacts {
   const type = companyType(rng, sizeRank);
   const words = tradingName(rng, pools, industry, region, city);
   const name = words.join(' ') + legalSuffix(rng, type, region);
-  // Names repeat; the index (digits after a letters-only label) keeps every domain and slug unique.
-  const fqdn = `${domainLabel(words)}${index}.${rng.weighted(TLDS[region.country])}`;
+  // Names repeat; the record number (digits after a letters-only label) keeps every domain and slug
+  // unique, in any number of data sets whose numbers do not overlap.
+  const fqdn = `${domainLabel(words)}${number}.${rng.weighted(TLDS[region.country])}`;
   return {
     index,
-    id: companyId(index),
+    number,
+    id: companyId(number),
     name,
     fqdn,
     website: rng.chance(0.88) ? `https://www.${fqdn}` : `https://${fqdn}`,
-    linkedin: `${asciiSlug(words)}-${index}`,
+    linkedin: `${asciiSlug(words)}-${number}`,
     handle: domainLabel(words, 30),
     size: COMPANY_SIZES[sizeRank]!,
     sizeRank,

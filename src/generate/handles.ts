@@ -1,20 +1,40 @@
-// Identifiers the generator mints: record ids, domains, slugs and e-mail local parts, unique by construction.
+// Identifiers the generator mints from record numbers: ids, LinkedIn slug codes — unique by construction.
+import { ID_SPACE } from './numbering.js';
 import { mix32, weights } from './random.js';
 
-const ID_SPACE = 1_000_000_000_000;
+const MILLION = 1_000_000;
 
-/** Largest record count for which ids and slug codes stay unique (codes are 32-bit). */
-export const MAX_RECORDS = 4_000_000_000;
+/**
+ * (number × factor + offset) mod 10^12, with the number split so that no product passes 2^53. A factor
+ * coprime to 10 makes it a permutation of the id space: ids look scattered yet never repeat.
+ */
+function scatter(number: number, factor: number, offset: number): string {
+  const high = Math.floor(number / MILLION);
+  const low = number % MILLION;
+  const value = (((high * factor) % MILLION) * MILLION + low * factor + offset) % ID_SPACE;
+  return String(value).padStart(12, '0');
+}
 
-// Multiplying by a constant coprime to 10^12 permutes the id space, so ids look scattered yet never repeat.
-const scatter = (index: number, factor: number, offset: number) =>
-  String((index * factor + offset) % ID_SPACE).padStart(12, '0');
+/** `f` + 12 digits, e.g. `f000000117274` for record number 0. */
+export const companyId = (number: number) => `f${scatter(number, 48_271, 117_274)}`;
 
-/** `f` + 12 digits, e.g. `f000000117274`. */
-export const companyId = (index: number) => `f${scatter(index, 48_271, 117_274)}`;
+/** `fp` + 12 digits, e.g. `fp000000067890` for record number 0. */
+export const personId = (number: number) => `fp${scatter(number, 69_317, 67_890)}`;
 
-/** `fp` + 12 digits, e.g. `fp000000067890`. */
-export const personId = (index: number) => `fp${scatter(index, 69_317, 67_890)}`;
+const HALF = 2 ** 20;
+const ROUND_KEYS = [0x736c7567, 0x2c1b3c6d, 0x297a2d39, 0x68e31da4];
+
+/** A bijection on [0, 2^40), which holds every record number: four Feistel rounds over 20-bit halves. */
+function permute40(number: number): number {
+  let left = Math.floor(number / HALF);
+  let right = number % HALF;
+  for (const key of ROUND_KEYS) {
+    const mixed = (left ^ mix32(right ^ key)) & (HALF - 1);
+    left = right;
+    right = mixed;
+  }
+  return left * HALF + right;
+}
 
 const LATIN_EXTRAS: Readonly<Record<string, string>> = { ø: 'o', æ: 'ae', ß: 'ss', đ: 'd', ł: 'l', œ: 'oe' };
 
@@ -53,15 +73,12 @@ export const unicodeSlug = memo((text) =>
 );
 
 /**
- * A person's LinkedIn slug: name words then a code unique to the index. The code is the last
- * hyphen-free segment and a bijection of the index (under `key`), so slugs never repeat.
- * @example personSlug('José', 'García', 7, key) // e.g. 'josé-garcía-1mh2wpu'
+ * A person's LinkedIn slug: name words then a code of eight base-36 characters. The code is the last
+ * hyphen-free segment and a bijection of the record number, so slugs never repeat, across data sets too.
+ * @example personSlug('José', 'García', 7) // e.g. 'josé-garcía-0k3xq1mz'
  */
-export function personSlug(first: string, last: string, index: number, key: number): string {
-  // Zero-padding keeps the code a bijection and gives every slug a code of realistic length.
-  const code = mix32(index ^ key)
-    .toString(36)
-    .padStart(6, '0');
+export function personSlug(first: string, last: string, number: number): string {
+  const code = permute40(number).toString(36).padStart(8, '0');
   return `${unicodeSlug(first)}-${unicodeSlug(last)}-${code}`;
 }
 

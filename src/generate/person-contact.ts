@@ -27,14 +27,15 @@ const PERSONAL_COUNT = weights([
 ]);
 
 /**
- * A personal address: name letters, then the person's index as digits. Letters never end in a
- * digit, so the trailing digits recover the index and no two people share an address.
+ * A personal address: name letters, then the person's record number as digits. Letters never end in
+ * a digit, so the trailing digits recover the number and no two people share an address, across data
+ * sets too.
  */
-function personalLocalPart(rng: Rng, name: PersonName, index: number): string {
+function personalLocalPart(rng: Rng, name: PersonName, number: number): string {
   const f = name.firstAscii || 'me';
   const l = name.lastAscii || 'mail';
   const letters = rng.pick([`${f}.${l}`, `${f}${l}`, `${f}_${l}`, `${f[0]}${l}`, `${l}.${f}`]);
-  return `${letters}${rng.pick(['', '', '.', '_'])}${index}`;
+  return `${letters}${rng.pick(['', '', '.', '_'])}${number}`;
 }
 
 function personalDomain(rng: Rng, home: Region): string {
@@ -53,14 +54,14 @@ export function emails(
   at: Placement,
   facts: CompanyFacts,
   name: PersonName,
-  index: number,
+  number: number,
   home: Region,
 ): Emails {
   const work = [entry(rng, `${workLocalPart(plan, at, facts.emailFormat, name)}@${facts.fqdn}`)];
   if (listsSharedInbox(plan, at)) work.push(entry(rng, facts.inbox));
   const personal: Emails['personal'] = [];
   const count = rng.weighted(PERSONAL_COUNT);
-  const local = personalLocalPart(rng, name, index);
+  const local = personalLocalPart(rng, name, number);
   for (const domain of new Set(Array.from({ length: count }, () => personalDomain(rng, home)))) {
     personal.push(entry(rng, `${local}@${domain}`));
   }

@@ -3,6 +3,7 @@ import type { Person } from '../schemas/person.js';
 import { education, type Joined, pickDepartment, pickJoined, positionFor, timeInRole } from './career.js';
 import { type CompanyFacts, companyFacts } from './company.js';
 import { personId, personSlug } from './handles.js';
+import { firstNumber } from './numbering.js';
 import { checkOptions } from './options.js';
 import { emails, socialMedia } from './person-contact.js';
 import { mobile, PHONE_STYLES } from './phones.js';
@@ -52,7 +53,7 @@ function secondaryPositions(rng: Rng, plan: Staffing, employer: number): Seconda
     const index = Math.floor(rng.next() ** 1.6 * plan.companies);
     if (chosen.has(index)) continue;
     chosen.add(index);
-    const facts = companyFacts(plan.seed, index);
+    const facts = companyFacts(plan.seed, index, plan.idStart);
     const seniority = rng.weighted(SECONDARY_SENIORITY);
     const department = pickDepartment(rng, facts.industry);
     const joined = pickJoined(rng, 12);
@@ -87,7 +88,8 @@ function summary(rng: Rng, name: PersonName, position: string | null, facts: Com
 /** Person `index` of the data set; `plan` says how people spread over companies. */
 export function buildPerson(plan: Staffing, index: number): Person {
   const at = placementOf(plan, index);
-  const facts = companyFacts(plan.seed, at.company);
+  const facts = companyFacts(plan.seed, at.company, plan.idStart);
+  const number = plan.idStart + index;
   const name = personName(plan.seed, index);
   const rng = recordRng(plan.seed, STREAM.person, index);
   const pools = poolsFor(plan.seed);
@@ -101,7 +103,7 @@ export function buildPerson(plan: Staffing, index: number): Person {
   const skills = rng.chance(0.12) ? null : rng.sample(profile.skills, rng.between(2, 6));
   const style = rng.weighted(PHONE_STYLES);
   return {
-    id: personId(index),
+    id: personId(number),
     name: `${name.first} ${name.last}`,
     first_name: name.first,
     last_name: name.last,
@@ -113,12 +115,12 @@ export function buildPerson(plan: Staffing, index: number): Person {
     time_in_current_role: joined ? timeInRole(joined) : null,
     month_joined: joined ? joined.month : null,
     year_joined: joined ? joined.year : null,
-    emails: emails(rng, plan, at, facts, name, index, home),
+    emails: emails(rng, plan, at, facts, name, number, home),
     phones: [
       { value: mobile(rng, home, style), is_dnd: rng.chance(0.22) },
       ...(rng.chance(0.3) ? [{ value: facts.mainPhones[0]!, is_dnd: rng.chance(0.1) }] : []),
     ],
-    linkedin: `https://www.linkedin.com/in/${personSlug(name.first, name.last, index, plan.slugKey)}`,
+    linkedin: `https://www.linkedin.com/in/${personSlug(name.first, name.last, number)}`,
     social_media: socialMedia(rng, department),
     location: [rng.pick(home.cities), home.name, home.country],
     department,
@@ -138,14 +140,15 @@ export function buildPerson(plan: Staffing, index: number): Person {
 
 /**
  * The data set's people, one at a time, each employed by a company `generateCompanies` yields
- * for the same `companies` and `seed`.
+ * for the same `companies`, `seed` and `idStart`.
  */
 export function* generatePeople(opts: {
   companies: number;
   people: number;
   seed: number;
+  idStart?: number;
 }): Generator<Person> {
   checkOptions(opts);
-  const plan = staffing(opts.seed, opts.companies, opts.people);
+  const plan = staffing(opts.seed, opts.companies, opts.people, firstNumber(opts.seed, opts.idStart));
   for (let index = 0; index < opts.people; index++) yield buildPerson(plan, index);
 }

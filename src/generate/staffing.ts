@@ -1,5 +1,6 @@
 // Who works where: people spread over companies so that work e-mails are unique without a lookup table.
 import { asciiLetters, type EmailFormat, emailLetters } from './handles.js';
+import { blockStart } from './numbering.js';
 import { poolsFor } from './pools.js';
 import { recordRng, STREAM, streamSeed } from './random.js';
 import { GENERIC_INBOXES, WORLD_FIRST_NAMES, WORLD_LAST_NAMES } from './values.js';
@@ -10,6 +11,8 @@ import { GENERIC_INBOXES, WORLD_FIRST_NAMES, WORLD_LAST_NAMES } from './values.j
  */
 export interface Staffing {
   seed: number;
+  /** Record numbers start here, for companies and people alike (see numbering.ts). */
+  idStart: number;
   companies: number;
   people: number;
   factor: number;
@@ -20,20 +23,22 @@ export interface Staffing {
   inboxShare: number;
   /** Offsets which slots are chosen, so the choice differs by seed. */
   inboxPhase: number;
-  /** Keys the bijection that turns a person's index into their LinkedIn slug code. */
-  slugKey: number;
 }
 
 const FACTORS = [7919, 7927, 7933, 7937, 7949, 7951];
 const INBOX_KIND = 0x696e6278;
 const OFFSET_KIND = 0x6f666673;
-const SLUG_KIND = 0x736c7567;
 /** About this share of people also list a shared inbox, so lookups meet shared identifiers. */
 const SHARED_INBOX_RATE = 0.005;
 /** Beyond this rank, colleagues are not compared; the address just takes the rank as a suffix. */
 const MAX_COMPARED_RANK = 24;
 
-export function staffing(seed: number, companies: number, people: number): Staffing {
+export function staffing(
+  seed: number,
+  companies: number,
+  people: number,
+  idStart = blockStart(seed),
+): Staffing {
   const factor = FACTORS.find((f) => companies % f !== 0) ?? 1;
   const offset = streamSeed(seed, OFFSET_KIND, 0) % Math.max(1, companies);
   const inboxSlots = Math.max(0, Math.min(companies, people - companies));
@@ -43,8 +48,7 @@ export function staffing(seed: number, companies: number, people: number): Staff
       ? 0
       : Math.min(1, Math.max(1 / inboxSlots, (SHARED_INBOX_RATE * people) / (2 * inboxSlots)));
   const inboxPhase = streamSeed(seed, INBOX_KIND, 0) / 2 ** 32;
-  const slugKey = streamSeed(seed, SLUG_KIND, 0);
-  return { seed, companies, people, factor, offset, inboxSlots, inboxShare, inboxPhase, slugKey };
+  return { seed, idStart, companies, people, factor, offset, inboxSlots, inboxShare, inboxPhase };
 }
 
 export interface Placement {

@@ -6,12 +6,15 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { generateCompanies } from './company-record.js';
+import { firstNumber } from './numbering.js';
 import { generatePeople } from './person.js';
 
 export interface DatasetOptions {
   companies: number;
   people: number;
   seed: number;
+  /** The first record number (ids, domains, slugs and e-mails are minted from numbers); default: the seed's block. */
+  idStart?: number;
   /** Directory for `companies.ndjson` and `people.ndjson`; created if missing. */
   out: string;
   /** Write `companies.ndjson.gz` and `people.ndjson.gz` instead (`enrich import` reads either). */
@@ -23,6 +26,8 @@ export interface DatasetOptions {
 export interface DatasetSummary {
   companies: number;
   people: number;
+  /** The first record number used. */
+  idStart: number;
   files: string[];
 }
 
@@ -61,7 +66,7 @@ async function writeNdjson(
  * @example await writeDataset({ companies: 1000, people: 10_000, seed: 1, out: 'data/demo' })
  */
 export async function writeDataset(opts: DatasetOptions): Promise<DatasetSummary> {
-  const { companies, people, seed } = opts;
+  const { companies, people, seed, idStart } = opts;
   const total = companies + people;
   let done = 0;
   const onRecord = () => {
@@ -72,8 +77,8 @@ export async function writeDataset(opts: DatasetOptions): Promise<DatasetSummary
   const suffix = opts.gzip ? '.ndjson.gz' : '.ndjson';
   const files = [path.join(opts.out, `companies${suffix}`), path.join(opts.out, `people${suffix}`)] as const;
   const gzip = opts.gzip ?? false;
-  await writeNdjson(files[0], generateCompanies({ companies, seed }), onRecord, gzip);
-  await writeNdjson(files[1], generatePeople({ companies, people, seed }), onRecord, gzip);
+  await writeNdjson(files[0], generateCompanies({ companies, seed, idStart }), onRecord, gzip);
+  await writeNdjson(files[1], generatePeople({ companies, people, seed, idStart }), onRecord, gzip);
   opts.onProgress?.(done, total);
-  return { companies, people, files: [...files] };
+  return { companies, people, idStart: firstNumber(seed, idStart), files: [...files] };
 }

@@ -18,7 +18,12 @@ export interface ImportProgress {
 export interface ImportSummary {
   /** Non-blank lines read. */
   read: number;
+  /** Records written: `inserted` + `updated`. */
   imported: number;
+  /** Records whose id was not in the store (nor earlier in the file). */
+  inserted: number;
+  /** Records that replaced one with their id: already in the store, or earlier in the file. */
+  updated: number;
   rejected: number;
   /** Valid records skipped because they carry a suppressed id or identifier. */
   suppressed: number;
@@ -54,7 +59,8 @@ export async function importFile(
   const suppression = new SuppressionFilter(await store.suppressedHashes(entity));
   const batches = (useWorker ? prepareBatchesInWorker : prepareBatches)(entity, file, batchSize);
   let last: PreparedBatch | undefined;
-  let imported = 0;
+  let inserted = 0;
+  let updated = 0;
   let rejected = 0;
   let suppressed = 0;
   // Into an empty entity: records only, indexes built once at the end (SQLite).
@@ -65,16 +71,27 @@ export async function importFile(
       rejected += batch.rejections.length;
       const records = batch.records.filter((record) => !suppression.isSuppressed(record));
       suppressed += batch.records.length - records.length;
-      if (records.length > 0) await (bulk ? bulk.upsert(records) : store.upsert(entity, records));
-      imported += records.length;
+      if (records.length > 0) {
+        const counts = await (bulk ? bulk.upsert(records) : store.upsert(entity, records));
+        inserted += counts.inserted;
+        updated += counts.updated;
+      }
       opts.onProgress?.({ lines: batch.lines, bytesRead: batch.bytesRead, totalBytes: batch.totalBytes });
       last = batch;
     }
   } catch (error) {
-    throw new ImportInterruptedError(imported, { cause: error });
+    throw new ImportInterruptedError(inserted + updated, { cause: error });
   } finally {
     await bulk?.finish();
   }
   const seconds = (performance.now() - started) / 1000;
-  return { read: last?.read ?? 0, imported, rejected, suppressed, seconds };
+  return {
+    read: last?.read ?? 0,
+    imported: inserted + updated,
+    inserted,
+    updated,
+    rejected,
+    suppressed,
+    seconds,
+  };
 }

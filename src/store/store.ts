@@ -38,9 +38,19 @@ export interface RecordToStore extends StoredRecord {
   identifiers: Identifier[];
 }
 
+/**
+ * What an upsert did with a batch: records whose id was not on file (`inserted`) and records that replaced
+ * one with their id (`updated`, unchanged ones included). A batch is upserted in turn, so an id repeated
+ * in it counts once as inserted (when it was new) and its repeats as updated.
+ */
+export interface UpsertCounts {
+  inserted: number;
+  updated: number;
+}
+
 /** A bulk load under way: each batch is written in one transaction (crash safety per batch, as upsert). */
 export interface BulkLoad {
-  upsert(records: RecordToStore[]): Promise<void>;
+  upsert(records: RecordToStore[]): Promise<UpsertCounts>;
   /** Builds the indexes; must be called, even after a failure (the batches written are kept). */
   finish(): Promise<void>;
 }
@@ -166,9 +176,10 @@ export interface Store {
 
   /**
    * Upserts one batch by id in one transaction: each record's identifiers replace its previous ones
-   * atomically with the record. A batch is wholly in or wholly out.
+   * atomically with the record. A batch is wholly in or wholly out. Says how many records were new and
+   * how many replaced one, counted as the batch is written (no query of its own).
    */
-  upsert(entity: Entity, records: RecordToStore[]): Promise<void>;
+  upsert(entity: Entity, records: RecordToStore[]): Promise<UpsertCounts>;
   /**
    * Starts a bulk load of an entity that holds no records (an import into an empty store): its batches
    * are written without maintaining the identifier indexes, which `finish` builds once, sorted. Until
@@ -227,9 +238,12 @@ export interface Store {
    * however often it is tried, it is counted once. False when the offset was not `from`.
    */
   foldJournal(segment: string, from: number, to: number, batch: AccountingBatch): Promise<boolean>;
-  /** How far a journal segment has been folded, in bytes (0 when never). */
+  /** How far a journal segment has been folded, in bytes (0 when never; negative once forgotten). */
   journalOffset(segment: string): Promise<number>;
-  /** Forgets a segment's offset: its file is deleted, the name is never used again. */
+  /**
+   * Forgets a segment whose file is deleted: no run of it folds again, not even one a late folder read
+   * before the file went. The mark that says so is removed a day later (the name is never used again).
+   */
   forgetJournal(segment: string): Promise<void>;
   /** Audit entries in time order, oldest first unless `filter.newestFirst`. */
   audit(filter: AuditFilter): Promise<AuditEntry[]>;

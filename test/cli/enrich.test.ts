@@ -38,7 +38,9 @@ describe('the enrich command', () => {
   it('imports files and prints one summary line per file when not on a TTY', () => {
     const companies = enrich(['import', 'companies', join(data, 'companies.ndjson'), '--db', db]);
     expect(companies.status).toBe(0);
-    expect(companies.stdout).toMatch(/50 companies imported, 0 rejected of 50 lines/);
+    expect(companies.stdout).toMatch(
+      /50 companies imported \(50 inserted, 0 updated\), 0 rejected of 50 lines/,
+    );
     const people = enrich(['import', 'people', join(data, 'people.ndjson'), '--db', db]);
     expect(people.stdout).toMatch(/200 people imported/);
   });
@@ -60,7 +62,7 @@ describe('the enrich command', () => {
     expect(run.stderr).toContain(`${file}:2: $.emails.work[0].value:`);
     expect(run.stderr).toContain(`${file}:3: $:`);
     expect(run.stderr).toContain(`${file}:4: $.nickname:`);
-    expect(run.stdout).toMatch(/2 people imported, 3 rejected of 5 lines/);
+    expect(run.stdout).toMatch(/2 people imported \(2 inserted, 0 updated\), 3 rejected of 5 lines/);
   });
 
   it('exports NDJSON that imports again unchanged', () => {
@@ -143,13 +145,15 @@ describe('the enrich command', () => {
     );
     expect(enrich(['export', 'people', '--id', person.id, '--db', db]).status).toBe(1);
     const reimport = enrich(['import', 'people', people, '--db', db]);
-    expect(reimport.stdout).toMatch(/199 people imported, 0 rejected, 1 suppressed of 200 lines/);
+    expect(reimport.stdout).toMatch(
+      /199 people imported \(0 inserted, 199 updated\), 0 rejected, 1 suppressed of 200 lines/,
+    );
     expect(enrich(['export', 'people', '--id', person.id, '--db', db]).status).toBe(1);
 
     const lifted = enrich(['unsuppress', 'people', '--id', person.id, '--db', db]);
     expect(lifted.stdout).toMatch(/Unsuppressed people by id: \d+ identifier hash\(es\) removed/);
     expect(enrich(['import', 'people', people, '--db', db]).stdout).toMatch(
-      /200 people imported, 0 rejected of/,
+      /200 people imported \(1 inserted, 199 updated\), 0 rejected of/,
     );
     expect(enrich(['export', 'people', '--id', person.id, '--db', db]).status).toBe(0);
 
@@ -172,6 +176,70 @@ describe('the enrich command', () => {
     const port = enrich(['serve', '--port', 'eighty', '--db', db]);
     expect(port.status).toBe(1);
     expect(port.stderr).toMatch(/port/);
+  });
+});
+
+describe('enrich import counts what it inserted and what it updated', () => {
+  const root = mkdtempSync(join(tmpdir(), 'enrich-counts-'));
+  const countsDb = join(root, 'enrich.db');
+  /** A generated set's directory; seed 0 is the demo's seed. */
+  const generated = (seed: number) => {
+    const out = join(root, `seed-${seed}`);
+    const run = enrich([
+      'generate',
+      '--companies',
+      '20',
+      '--people',
+      '100',
+      '--seed',
+      String(seed),
+      '--out',
+      out,
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    return out;
+  };
+  const load = (entity: string, file: string, target = countsDb) => {
+    const run = enrich(['import', entity, file, '--db', target]);
+    expect(run.status, run.stderr).toBe(0);
+    return run.stdout;
+  };
+  const stored = (entity: string) =>
+    /(\d+) \w+ exported/.exec(enrich(['export', entity, '--db', countsDb]).stderr)?.[1];
+
+  it('inserts a second seed beside the first, then counts a re-import of the first as updated', () => {
+    const [demo, seven] = [generated(0), generated(7)];
+    expect(load('companies', join(demo, 'companies.ndjson'))).toMatch(
+      /20 companies imported \(20 inserted, 0 updated\)/,
+    );
+    expect(load('people', join(demo, 'people.ndjson'))).toMatch(
+      /100 people imported \(100 inserted, 0 updated\)/,
+    );
+    expect(load('companies', join(seven, 'companies.ndjson'))).toMatch(
+      /20 companies imported \(20 inserted, 0 updated\)/,
+    );
+    expect(load('people', join(seven, 'people.ndjson'))).toMatch(
+      /100 people imported \(100 inserted, 0 updated\)/,
+    );
+    expect([stored('companies'), stored('people')]).toEqual(['40', '200']);
+    expect(load('people', join(demo, 'people.ndjson'))).toMatch(
+      /100 people imported \(0 inserted, 100 updated\)/,
+    );
+    expect(stored('people')).toBe('200');
+  });
+
+  it('counts an id repeated in a file as updated, into an empty store and into a filled one', () => {
+    const file = join(root, 'repeat.ndjson');
+    const lines = ['{"id":"fpA","name":"A"}', '{"id":"fpB","name":"B"}', '{"id":"fpA","name":"A again"}'];
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const fresh = join(root, 'fresh.db');
+    expect(load('people', file, fresh)).toMatch(
+      /3 people imported \(2 inserted, 1 updated\), 0 rejected of 3 lines/,
+    );
+    expect(load('people', file, fresh)).toMatch(/3 people imported \(0 inserted, 3 updated\)/);
+    expect(load('people', file)).toMatch(/3 people imported \(2 inserted, 1 updated\)/);
+    const [again] = enrich(['export', 'people', '--id', 'fpA', '--db', fresh]).stdout.trim().split('\n');
+    expect(JSON.parse(again!).name).toBe('A again');
   });
 });
 

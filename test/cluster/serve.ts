@@ -26,6 +26,8 @@ export function dataSet(rate: number): { db: string; token: string } {
 export interface Server {
   url: string;
   child: ChildProcess;
+  /** Everything it has written to stdout (its log lines) so far. */
+  stdout(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -35,7 +37,12 @@ export async function serve(args: string[], env: Record<string, string> = {}): P
   const { DATABASE_URL: _u, DATABASE_READ_URL: _r, ENRICH_DB: _d, REDIS_URL: _x, ...rest } = process.env;
   const child = spawn(process.execPath, [ENRICH, 'serve', '--port', '0', ...args], {
     env: { ...rest, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => {
+    stdout += chunk;
   });
   let stderr = '';
   child.stderr!.setEncoding('utf8');
@@ -58,7 +65,7 @@ export async function serve(args: string[], env: Record<string, string> = {}): P
     const [code] = await exited;
     return code as number | null;
   };
-  return { url, child, stop };
+  return { url, child, stdout: () => stdout, stop };
 }
 
 /** One lookup on a fresh connection (none left over from a worker that has since died): its status. */

@@ -135,3 +135,80 @@ describe('enrich serve --workers 2 without Redis', () => {
     for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
   });
 });
+
+describe('enrich serve shutdown', () => {
+  interface LogLine {
+    pid: number;
+    msg: string;
+    role?: string;
+    lookupsFolded?: number;
+  }
+  /** The JSON lines a server logged from `from` (a length of its output) on. */
+  const linesFrom = (server: Server, from: number): LogLine[] =>
+    server
+      .stdout()
+      .slice(from)
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as LogLine);
+  const exited = (server: Server) => once(server.child, 'exit').then(([code]) => code as number | null);
+  /** Lookups by a new key, and the key's id, so that its audit entries can be counted afterwards. */
+  const lookups = async (db: string, url: string, count: number) => {
+    const created = enrich(['keys', 'create', '--name', 'shutdown', '--rate', '1000', '--db', db]);
+    const keyId = /Created key (key_\w+)/.exec(created.stdout)![1]!;
+    const token = created.stdout.trim().split('\n').at(-1)!;
+    const statuses = await Promise.all(Array.from({ length: count }, () => lookupStatus(url, token)));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    return keyId;
+  };
+  const audited = (db: string, keyId: string) =>
+    JSON.parse(enrich(['audit', '--key', keyId, '--json', '--db', db]).stdout).length;
+
+  it("logs one line per process and a last one saying what was flushed, on a terminal's Ctrl-C to a cluster", async () => {
+    const { db } = dataSet(10);
+    const server = await serve(['--db', db, '--workers', '2'], { LOG_LEVEL: 'info' });
+    const keyId = await lookups(db, server.url, 12);
+    const from = server.stdout().length;
+    const primary = server.child.pid!;
+    const workers = childrenOf(primary);
+    const exit = exited(server);
+    // As a terminal does: SIGINT to every process of the group; the primary then sends its workers SIGTERM.
+    for (const pid of [...workers, primary]) process.kill(pid, 'SIGINT');
+    expect(await exit).toBe(0);
+    const lines = linesFrom(server, from);
+    const starting = lines.slice(0, -1);
+    expect(starting.map((l) => l.msg).sort()).toEqual([
+      'shutting down: finishing in-flight requests',
+      'shutting down: finishing in-flight requests',
+      'shutting down: stopping 2 workers',
+    ]);
+    expect(starting.map((l) => l.pid).sort()).toEqual([...workers, primary].sort());
+    const last = lines.at(-1)!;
+    expect(last).toMatchObject({ pid: primary, role: 'primary' });
+    expect(last.msg).toBe(
+      `stopped: ${last.lookupsFolded} lookup${last.lookupsFolded === 1 ? '' : 's'} folded from 2 workers' accounting journals into the store, store closed`,
+    );
+    expect(last.lookupsFolded).toBeLessThanOrEqual(12);
+    expect(audited(db, keyId)).toBe(12);
+  });
+
+  it('logs one line and a last one saying what was flushed from a single process, however many signals', async () => {
+    const { db } = dataSet(10);
+    const server = await serve(['--db', db, '--workers', '1'], { LOG_LEVEL: 'info' });
+    const keyId = await lookups(db, server.url, 5);
+    const from = server.stdout().length;
+    const exit = exited(server);
+    server.child.kill('SIGTERM');
+    server.child.kill('SIGINT');
+    expect(await exit).toBe(0);
+    const lines = linesFrom(server, from);
+    expect(lines.map((l) => l.msg)).toEqual([
+      'shutting down: finishing in-flight requests',
+      expect.stringMatching(
+        /^stopped: \d+ lookups? folded from the accounting journal into the store, store closed$/,
+      ),
+    ]);
+    expect(lines.every((l) => l.pid === server.child.pid)).toBe(true);
+    expect(audited(db, keyId)).toBe(5);
+  });
+});

@@ -24,6 +24,7 @@ describe('writeDataset', () => {
     expect(result).toEqual({
       companies: 120,
       people: 25_000,
+      idStart: 300_000_000,
       files: [path.join(out, 'companies.ndjson'), path.join(out, 'people.ndjson')],
     });
     const [companies, people] = result.files.map(lines) as [string[], string[]];

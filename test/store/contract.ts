@@ -1,5 +1,5 @@
 // The behaviour every Store backend promises; each backend's test file runs this one suite.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type {
   ApiKey,
   AuditEntry,
@@ -168,6 +168,56 @@ export function describeStoreContract(
       expect(await store.count('people')).toBe(1);
       expect(await store.findIds('people', 'work_email', 'a@x.com', 10)).toEqual([]);
       expect(await store.findIds('people', 'work_email', 'b@x.com', 10)).toEqual(['fp000000000001']);
+    });
+
+    it('says how many records of a batch were inserted and how many replaced one', async () => {
+      expect(await store.upsert('people', [person(1, []), person(2, [email('b@x.com')])])).toEqual({
+        inserted: 2,
+        updated: 0,
+      });
+      // An unchanged record counts as updated too: its id was on file.
+      expect(await store.upsert('people', [person(2, [email('b@x.com')]), person(3, [])])).toEqual({
+        inserted: 1,
+        updated: 1,
+      });
+      expect(await store.upsert('people', [person(1, [], ',"v":2'), person(2, [])])).toEqual({
+        inserted: 0,
+        updated: 2,
+      });
+      expect(await store.upsert('companies', [])).toEqual({ inserted: 0, updated: 0 });
+      expect(await store.count('people')).toBe(3);
+    });
+
+    it('counts an id repeated in a batch once as inserted, its repeats as updated', async () => {
+      await store.upsert('people', [person(1, [])]);
+      const batch = [
+        person(2, []),
+        person(1, [], ',"v":2'),
+        person(2, [], ',"v":2'),
+        person(2, [], ',"v":3'),
+      ];
+      expect(await store.upsert('people', batch)).toEqual({ inserted: 1, updated: 3 });
+      expect(await store.count('people')).toBe(2);
+      expect((await store.getRecord('people', 'fp000000000002'))?.body).toBe('{"id":"fp000000000002","v":3}');
+    });
+
+    it('counts a load into an empty entity (a bulk load where the backend has one) the same way', async () => {
+      const bulk = await store.beginBulkLoad?.('people');
+      const write = (records: RecordToStore[]) =>
+        bulk ? bulk.upsert(records) : store.upsert('people', records);
+      try {
+        // More than one multi-row statement's worth, with a repeat inside one statement and across them.
+        const first = Array.from({ length: 120 }, (_, n) => person(n, [email(`p${n}@x.com`)]));
+        first.splice(10, 0, person(3, [email('p3@x.com')], ',"v":2'));
+        first.push(person(7, [email('p7@x.com')], ',"v":2'));
+        expect(await write(first)).toEqual({ inserted: 120, updated: 2 });
+        expect(await write([person(119, []), person(200, [])])).toEqual({ inserted: 1, updated: 1 });
+      } finally {
+        await bulk?.finish();
+      }
+      expect(await store.count('people')).toBe(121);
+      expect((await store.getRecord('people', 'fp000000000003'))?.body).toBe('{"id":"fp000000000003","v":2}');
+      expect(await store.findIds('people', 'work_email', 'p7@x.com', 10)).toEqual(['fp000000000007']);
     });
 
     it('returns every record sharing an identifier in id order, up to the limit', async () => {
@@ -491,7 +541,29 @@ export function describeStoreContract(
       expect(await store.quotaUsed('kj', '2026-11')).toBe(2);
       expect((await store.usage({ keyId: 'kj' }))[0]).toMatchObject({ requests: 2, matched: 2 });
       await store.forgetJournal('seg-1');
-      expect(await store.journalOffset('seg-1')).toBe(0);
+      expect(await store.journalOffset('seg-1')).toBeLessThan(0);
+      // A folder that read the segment before its file went cannot fold any of it again.
+      expect(await store.foldJournal('seg-1', 0, 100, run(1))).toBe(false);
+      expect(await store.foldJournal('seg-1', 180, 200, run(3))).toBe(false);
+      await store.forgetJournal('seg-never-folded');
+      expect(await store.foldJournal('seg-never-folded', 0, 100, run(3))).toBe(false);
+      expect((await store.audit({ keyId: 'kj' })).map((e) => e.matched)).toEqual([['fp1'], ['fp2']]);
+    });
+
+    it('drops the marks of segments forgotten more than a day ago, when it forgets another', async () => {
+      const now = Date.now();
+      vi.useFakeTimers({ toFake: ['Date'], now: now - 2 * 86_400_000 });
+      try {
+        await store.forgetJournal('seg-old');
+        vi.setSystemTime(now - 3_600_000);
+        await store.forgetJournal('seg-recent');
+      } finally {
+        vi.useRealTimers();
+      }
+      await store.forgetJournal('seg-now');
+      expect(await store.journalOffset('seg-old')).toBe(0);
+      expect(await store.journalOffset('seg-recent')).toBeLessThan(0);
+      expect(await store.journalOffset('seg-now')).toBeLessThan(0);
     });
 
     it('answers a ping', async () => {

@@ -1,5 +1,6 @@
 // Folding the accounting journal on PostgreSQL: entries, usage, quota counts and the offset in one transaction.
 import type pg from 'pg';
+import { FORGOTTEN_FOR_MS, forgottenMark } from '../journal-marks.js';
 import type { AccountingBatch } from '../store.js';
 import { addAuditRows } from './audit.js';
 import { addQuotaUse } from './keys.js';
@@ -43,6 +44,13 @@ export async function journalOffset(primary: pg.Pool, segment: string): Promise<
   return Number(rows[0]?.folded ?? 0);
 }
 
+/** Marks a segment forgotten (see forgottenMark) and drops marks older than a day, in one statement. */
 export async function forgetJournal(primary: pg.Pool, segment: string): Promise<void> {
-  await query(primary, { text: 'DELETE FROM journal_folds WHERE segment = $1', values: [segment] });
+  const now = Date.now();
+  await query(primary, {
+    text: `WITH dropped AS (DELETE FROM journal_folds WHERE folded < 0 AND folded > $3 AND segment <> $1)
+           INSERT INTO journal_folds (segment, folded) VALUES ($1, $2)
+           ON CONFLICT (segment) DO UPDATE SET folded = excluded.folded`,
+    values: [segment, forgottenMark(now), forgottenMark(now - FORGOTTEN_FOR_MS)],
+  });
 }

@@ -13,6 +13,7 @@ import type {
   Store,
   StoredKey,
   StoredRecord,
+  UpsertCounts,
   UsageFilter,
   UsageRow,
 } from '../store.js';
@@ -92,9 +93,9 @@ export class PostgresStore implements Store {
     return rows;
   }
 
-  async upsert(entity: Entity, records: RecordToStore[]): Promise<void> {
-    if (records.length === 0) return;
-    await inTransaction(this.primary, (client) => upsertBatch(client, entity, records));
+  async upsert(entity: Entity, records: RecordToStore[]): Promise<UpsertCounts> {
+    if (records.length === 0) return { inserted: 0, updated: 0 };
+    return inTransaction(this.primary, (client) => upsertBatch(client, entity, records));
   }
 
   async delete(entity: Entity, ids: string[]): Promise<number> {

@@ -1,7 +1,7 @@
 // Batch upsert: new records COPYed straight into place, others staged and updated, identifiers by difference.
 import { hash } from 'node:crypto';
 import type pg from 'pg';
-import type { Entity, RecordToStore } from '../store.js';
+import type { Entity, RecordToStore, UpsertCounts } from '../store.js';
 import { BinaryCopyEncoder, copyBinary } from './binary-copy.js';
 import {
   addIdentifiers,
@@ -126,8 +126,8 @@ async function unchangedBodies(client: pg.PoolClient, t: Tables, candidates: Pla
 const sameKeys = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((key, i) => key === b[i]);
 
-/** Writes a deduplicated batch; see upsertBatch. */
-async function writeBatch(client: pg.PoolClient, t: Tables, records: RecordToStore[]): Promise<void> {
+/** Writes a deduplicated batch; see upsertBatch. Returns how many of its records were not on file. */
+async function writeBatch(client: pg.PoolClient, t: Tables, records: RecordToStore[]): Promise<number> {
   const onFile = await lockRecordsOnFile(client, t, records);
   const fresh = records.filter((r) => !onFile.has(r.id));
   const rids = fresh.length > 0 ? await allocateRids(client, t, fresh.length) : [];
@@ -154,6 +154,7 @@ async function writeBatch(client: pg.PoolClient, t: Tables, records: RecordToSto
   if (changed.length > 0) await updateRecords(client, t, changed);
   await removeIdentifiers(client, t, removed);
   await addIdentifiers(client, t, added);
+  return fresh.length;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -164,23 +165,25 @@ const ATTEMPTS = 3;
  * table with rids drawn from its sequence; records on file that differ in etag, body or identifiers
  * are staged and rewritten; index rows change only where a record's identifier list did. So
  * re-importing unchanged data writes nothing. A concurrent import may insert one of the new ids
- * first: the batch is then retried from a savepoint, and finds that record on file.
+ * first: the batch is then retried from a savepoint, and finds that record on file. The records found
+ * on file (the lock that serialises writers reads them anyway) tell inserted from updated; an id repeated
+ * in the batch counts its repeats as updated, as if the batch were upserted in turn.
  */
 export async function upsertBatch(
   client: pg.PoolClient,
   entity: Entity,
   batch: RecordToStore[],
-): Promise<void> {
+): Promise<UpsertCounts> {
   checkBatch(batch);
   const records = lastOccurrenceById(batch);
-  if (records.length === 0) return;
+  if (records.length === 0) return { inserted: 0, updated: 0 };
   await preferIndexProbes(client);
   for (let attempt = 1; ; attempt++) {
     await client.query('SAVEPOINT enrich_upsert');
     try {
-      await writeBatch(client, ENTITY_TABLES[entity], records);
+      const inserted = await writeBatch(client, ENTITY_TABLES[entity], records);
       await client.query('RELEASE SAVEPOINT enrich_upsert');
-      return;
+      return { inserted, updated: batch.length - inserted };
     } catch (err) {
       const raced = (err as { code?: string }).code === UNIQUE_VIOLATION && attempt < ATTEMPTS;
       if (!raced) throw err;

@@ -3,7 +3,7 @@
 import type Database from 'better-sqlite3';
 import type { SourceRow } from '../serving/source.js';
 import { isAlive, thisWriter, type WriterId } from '../serving/writers.js';
-import type { Entity } from '../store.js';
+import type { Entity, UpsertCounts } from '../store.js';
 import { TABLES } from './schema.js';
 
 /** Records per INSERT statement. */
@@ -26,6 +26,8 @@ function prepareEntity(db: Database.Database, entity: Entity) {
     many: upsert(ROWS),
     one: upsert(1),
     empty: db.prepare<[], number>(`SELECT NOT EXISTS (SELECT 1 FROM ${records})`).pluck(),
+    // The rowid B-tree's last entry: one page read, however many records.
+    lastRid: db.prepare<[], number>(`SELECT coalesce(max(rid), 0) FROM ${records}`).pluck(),
     clearIdents: db.prepare(`DELETE FROM ${idents}`),
     // One sorted pass: the index's B-tree is filled in order instead of at random places.
     buildIdents: db.prepare(
@@ -50,7 +52,7 @@ export class SqliteBulk {
     all: Database.Statement<[], { entity: Entity; writer: string }>;
   };
   private readonly beginTx: (entity: Entity) => boolean;
-  private readonly writeTx: (entity: Entity, rows: SourceRow[]) => number;
+  private readonly writeTx: (entity: Entity, rows: SourceRow[]) => UpsertCounts;
   private readonly finishTx: (entity: Entity) => number;
 
   /** `nextGeneration` bumps the store's generation (SqliteRecords'), in the caller's transaction. */
@@ -75,10 +77,15 @@ export class SqliteBulk {
       const s = this.entities[entity];
       const values = (from: number, to: number) =>
         rows.slice(from, to).flatMap(({ id, etag, body, idents }) => [id, etag, body, idents]);
+      // A new row takes the rowid after the largest (the table has no AUTOINCREMENT), and only this
+      // transaction writes: the rowids it added are the records it inserted; the rest replaced one.
+      const before = s.lastRid.get()!;
       let i = 0;
       for (; i + ROWS <= rows.length; i += ROWS) s.many.run(values(i, i + ROWS));
       for (; i < rows.length; i++) s.one.run(values(i, i + 1));
-      return nextGeneration();
+      const inserted = s.lastRid.get()! - before;
+      nextGeneration();
+      return { inserted, updated: rows.length - inserted };
     });
     const finish = db.transaction((entity: Entity) => {
       const s = this.entities[entity];
@@ -101,9 +108,9 @@ export class SqliteBulk {
     return begun;
   }
 
-  /** One batch of rows, upserted by id, in one transaction. */
-  write(entity: Entity, rows: SourceRow[]): void {
-    this.writeTx(entity, rows);
+  /** One batch of rows, upserted by id, in one transaction; how many were new and how many replaced one. */
+  write(entity: Entity, rows: SourceRow[]): UpsertCounts {
+    return this.writeTx(entity, rows);
   }
 
   /** Builds the identifier index from the records' lists and ends the bulk load. */

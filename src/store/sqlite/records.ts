@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ServingIndex } from '../serving/serving-index.js';
 import type { IndexSource, RecordChange, SourceRow } from '../serving/source.js';
-import type { Entity, IdentifierKind, RecordToStore, ServedRecord, StoredRecord } from '../store.js';
+import type {
+  Entity,
+  IdentifierKind,
+  RecordToStore,
+  ServedRecord,
+  StoredRecord,
+  UpsertCounts,
+} from '../store.js';
 import { KIND_CODES, TABLES } from './schema.js';
 
 type ServedRow = [id: string, etag: string, body: Buffer];
@@ -115,7 +122,7 @@ interface Written<T> {
 export class SqliteRecords implements IndexSource {
   private readonly entities: Record<Entity, EntityStatements>;
   private readonly shared: ReturnType<typeof prepareShared>;
-  private readonly upsertTx: (s: EntityStatements, records: RecordToStore[]) => Written<void>;
+  private readonly upsertTx: (s: EntityStatements, records: RecordToStore[]) => Written<UpsertCounts>;
   private readonly deleteTx: (s: EntityStatements, ids: string[]) => Written<number>;
   private readonly suppressTx: (entity: Entity, ids: string[], hashes: string[]) => Written<number>;
   index: ServingIndex | undefined;
@@ -124,16 +131,20 @@ export class SqliteRecords implements IndexSource {
     this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
     const shared = prepareShared(db);
     this.shared = shared;
-    const upsert = (s: EntityStatements, records: RecordToStore[]): RecordChange[] => {
+    const upsert = (s: EntityStatements, records: RecordToStore[]) => {
       const changes: RecordChange[] = [];
+      // The read that finds a record's identifiers tells whether its id is new: counting costs nothing.
+      const counts: UpsertCounts = { inserted: 0, updated: 0 };
       for (const { id, etag, body, identifiers } of records) {
         const pairs = identifiers.map(({ kind, value }): IdentifierPair => [kindCode(kind), value]);
         const idents = JSON.stringify(pairs);
         const current = s.current.get(id);
         if (current === undefined) {
+          counts.inserted++;
           s.insert.run(id, etag, body, idents);
           changes.push({ id, row: { id, etag, body, idents } });
         } else {
+          counts.updated++;
           if (s.update.run({ rid: current[0], etag, body, idents }).changes === 0) continue;
           changes.push({ id, row: { id, etag, body, idents } });
           if (current[1] === idents) continue;
@@ -141,7 +152,7 @@ export class SqliteRecords implements IndexSource {
         }
         for (const [kind, value] of pairs) s.insertIdent.run(kind, value, id);
       }
-      return changes;
+      return { changes, counts };
     };
     const remove = (s: EntityStatements, ids: string[]): RecordChange[] => {
       const changes: RecordChange[] = [];
@@ -158,9 +169,10 @@ export class SqliteRecords implements IndexSource {
       changes,
       generation: shared.nextGeneration.get()!,
     });
-    const upsertTx = db.transaction((s: EntityStatements, records: RecordToStore[]) =>
-      written(undefined, upsert(s, records)),
-    );
+    const upsertTx = db.transaction((s: EntityStatements, records: RecordToStore[]) => {
+      const { changes, counts } = upsert(s, records);
+      return written(counts, changes);
+    });
     const deleteTx = db.transaction((s: EntityStatements, ids: string[]) => {
       const changes = remove(s, ids);
       return written(changes.length, changes);
@@ -181,9 +193,9 @@ export class SqliteRecords implements IndexSource {
     return this.index ? this.index.write(entity, ids, tx) : tx().result;
   }
 
-  upsert(entity: Entity, records: RecordToStore[]): void {
+  upsert(entity: Entity, records: RecordToStore[]): UpsertCounts {
     const s = this.entities[entity];
-    this.write(
+    return this.write(
       entity,
       records.map((r) => r.id),
       () => this.upsertTx(s, records),

@@ -19,6 +19,7 @@ import type {
   Store,
   StoredKey,
   StoredRecord,
+  UpsertCounts,
   UsageFilter,
   UsageRow,
 } from '../store.js';
@@ -101,9 +102,9 @@ export class SqliteStore implements Store {
     return this.records.findRecords(entity, kind, value, limit);
   }
 
-  async upsert(entity: Entity, records: RecordToStore[]): Promise<void> {
+  async upsert(entity: Entity, records: RecordToStore[]): Promise<UpsertCounts> {
     this.snapshot?.end();
-    this.records.upsert(entity, records);
+    return this.records.upsert(entity, records);
   }
 
   async beginBulkLoad(entity: Entity): Promise<BulkLoad | undefined> {
@@ -115,10 +116,12 @@ export class SqliteStore implements Store {
         this.snapshot?.end();
         const rows = records.map(bulkRow);
         if (!this.index) return this.bulk.write(entity, rows);
+        let counts: UpsertCounts = { inserted: 0, updated: 0 };
         this.index.bulkWrite(entity, () => {
-          this.bulk.write(entity, rows);
+          counts = this.bulk.write(entity, rows);
           return rows;
         });
+        return counts;
       },
       finish: async () => {
         this.snapshot?.end();

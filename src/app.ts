@@ -7,7 +7,7 @@ import { ProblemError } from './errors.js';
 import { registerCompression } from './http/compression.js';
 import { type CorsOrigins, corsPolicy, registerCors } from './http/cors.js';
 import { LookupPath } from './http/lookup-path.js';
-import { sendProblem, toProblem } from './http/problem.js';
+import { frameworkErrorDetail, sendProblem, toProblem } from './http/problem.js';
 import { requestId } from './http/request-id.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
@@ -66,6 +66,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => requestId(req.headers['x-request-id']),
     return503OnClosing: true,
+    // Fastify's own answers to a request it cannot route (a malformed URL, say) are problems too; their
+    // messages quote the URL, and so the query: personal data, not repeated.
+    frameworkErrors: (error, request, reply) =>
+      sendProblem(request, reply, new ProblemError('invalid_parameter', frameworkErrorDetail(error))),
     routerOptions: { maxParamLength: 2048 },
     serverFactory: (handler) =>
       createServer((req, res) => {

@@ -67,3 +67,9 @@ export function sendProblem(
     .type(PROBLEM_TYPE)
     .send(problemDocument(problem, request.id));
 }
+
+/** What a client is told of an error Fastify answers before routing, without quoting the request. */
+export function frameworkErrorDetail(error: FastifyError): string {
+  if (error.code === 'FST_ERR_BAD_URL') return 'The URL is not valid: it holds a malformed percent-encoding.';
+  return 'The request could not be read.';
+}

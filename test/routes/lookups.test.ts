@@ -195,6 +195,17 @@ describe.each(BACKENDS)('on %s', (backend) => {
       expect(res.json().code).toBe('not_found');
     });
 
+    it('answers a malformed URL with a 400 problem that does not quote it', async () => {
+      for (const url of ['/healthz%zz', '/people%zz?work_email=jane%40acme.com.au']) {
+        const res = await get(url);
+        expect(res.statusCode).toBe(400);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.json().code).toBe('invalid_parameter');
+        expect(res.body).not.toContain('jane');
+        expect(res.body).not.toContain('%zz');
+      }
+    });
+
     it('puts a request id on every response, echoing a safe one given', async () => {
       const res = await get('/people?id=fp000000000001', { 'x-request-id': 'abc-123' });
       expect(res.headers['x-request-id']).toBe('abc-123');

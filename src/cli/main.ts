@@ -4,6 +4,7 @@ import { registerAudit } from './audit.js';
 import { registerData } from './data.js';
 import { registerGenerate } from './generate.js';
 import { registerKeys } from './keys.js';
+import { registerMatch } from './match.js';
 import { registerMigrate } from './migrate.js';
 import { UsageError } from './options.js';
 import { registerPrivacy } from './privacy.js';
@@ -18,6 +19,7 @@ const program = new Command('enrich')
 registerServe(program);
 registerGenerate(program);
 registerData(program);
+registerMatch(program);
 registerKeys(program);
 registerUsage(program);
 registerAudit(program);

@@ -40,7 +40,7 @@ export function describeCounts(counts: MatchCounts, seconds: number): string {
     byStatus.quota_exceeded > 0 ? `, ${count(byStatus.quota_exceeded)} not looked up (quota exceeded)` : '';
   const rate = Math.round(rows / Math.max(seconds, 0.001));
   return (
-    `${count(rows)} rows: ${count(byStatus.matched)} matched (${share}%), ${count(byStatus.not_found)} not found, ` +
+    `${count(rows)} ${rows === 1 ? 'row' : 'rows'}: ${count(byStatus.matched)} matched (${share}%), ${count(byStatus.not_found)} not found, ` +
     `${count(byStatus.ambiguous)} ambiguous, ${invalid}${quota} in ${seconds.toFixed(1)} s (${count(rate)} rows/s)`
   );
 }
@@ -111,7 +111,7 @@ async function runMatch(entity: Entity, input: string, opts: MatchOptions): Prom
     const counts = await m
       .matchList({
         reader: list.reader,
-        uses,
+        paramsOf: m.paramsOfRows(list.shape, uses, operation, overrides),
         resolver,
         writer: m.listWriter(list.shape, list.reader.columns, selection),
         out: out.stream,

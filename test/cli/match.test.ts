@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { COMPANIES, PEOPLE } from '../helpers/app.js';
 import { enrich } from '../helpers/cli.js';
+import { createTestDatabase } from '../helpers/pg-database.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'enrich-match-'));
 const db = join(dir, 'enrich.db');
@@ -191,6 +192,17 @@ describe('enrich match', () => {
     expect(JSON.parse(lines[2]!)).toMatchObject({ enrich_status: 'invalid', enrich_input: 'not json' });
   });
 
+  it('maps each NDJSON object by the members it carries, read from stdin', () => {
+    const lines = '{"ref":1,"website":"https://shop.acme.com.au/about"}\n{"ref":2,"abn":"51 824 753 556"}\n';
+    const run = enrich(['match', 'companies', '-', '--db', db], {}, lines);
+    expect(run.stderr).toContain('Matching companies by "website" → website; "abn" → abn; not used: "ref"');
+    expect(run.stdout.split('\n').map((line) => line && JSON.parse(line).enrich_matched_by)).toEqual([
+      ['website'],
+      ['abn'],
+      '',
+    ]);
+  });
+
   it('nests the whole record as stored without --fields', () => {
     const run = enrich([
       'match',
@@ -250,6 +262,21 @@ describe('enrich match', () => {
       ['invalid', '', '', ''],
       ['not_found', '', '', ''],
     ]);
+  });
+
+  it('matches against PostgreSQL as against SQLite', async () => {
+    const database = await createTestDatabase();
+    try {
+      const env = { DATABASE_URL: database.url };
+      expect(enrich(['import', 'people', join(dir, 'people.ndjson')], env).status).toBe(0);
+      const file = list('pg.csv', `${MESSY}\n`);
+      const fields = ['--fields', 'name,emails.personal'];
+      const overPostgres = enrich(['match', 'people', file, ...fields], env);
+      expect(overPostgres.status).toBe(0);
+      expect(overPostgres.stdout).toBe(enrich(['match', 'people', file, ...fields, '--db', db]).stdout);
+    } finally {
+      await database.drop();
+    }
   });
 
   it('says so when there is no store to match against, or no such input', () => {

@@ -11,12 +11,29 @@ import { openCsvReader } from './csv-reader.js';
 import { CsvWriter, type ListWriter } from './csv-writer.js';
 import { detectShape, type ListShape } from './detect.js';
 import { type ListInput, openListInput, peekFirstLine } from './input.js';
+import type { ListRow, RowParams } from './list.js';
+import { type ColumnOverride, type ColumnUse, MemberMapping, rowParams } from './mapping.js';
 import { openNdjsonReader } from './ndjson-reader.js';
 import { NdjsonWriter } from './ndjson-writer.js';
 import type { ListReader } from './reader.js';
 
 export { localResolver } from './local.js';
 export { mapColumns, parseOverride, unusedHeaders } from './mapping.js';
+
+/**
+ * How rows give their parameters: a CSV row by the mapping of its header; an NDJSON row by its own members'
+ * names, mapped the same way (objects may differ in the members they carry).
+ */
+export function paramsOfRows(
+  shape: ListShape,
+  uses: readonly ColumnUse[],
+  operation: LookupOperation,
+  overrides: readonly ColumnOverride[],
+): (row: ListRow) => RowParams {
+  if (shape.format === 'csv') return (row) => rowParams(uses, row);
+  const members = new MemberMapping(operation, overrides);
+  return (row) => members.params(row);
+}
 export { matchList } from './match.js';
 export { remoteResolver } from './remote.js';
 

@@ -29,13 +29,16 @@ export function parseOverride(text: string): ColumnOverride {
   return { column: text.slice(0, at), param: param === '' ? undefined : param };
 }
 
-/** The column an override names: its exact header, else the first header equal to it once normalised. */
-function columnOf(headers: readonly string[], column: string): number {
+/**
+ * The column an override names: its exact header, else the first header equal to it once normalised; when
+ * there is none, -1 if `lenient`, else a ListError.
+ */
+function columnOf(headers: readonly string[], column: string, lenient: boolean): number {
   const exact = headers.indexOf(column);
   if (exact >= 0) return exact;
   const normalised = normaliseHeader(column);
   const index = headers.findIndex((header) => normaliseHeader(header) === normalised);
-  if (index < 0)
+  if (index < 0 && !lenient)
     throw new ListError(`--map: no column ${JSON.stringify(column)}; headers found: ${quoted(headers)}`);
   return index;
 }
@@ -46,7 +49,8 @@ const aliasTable = (operation: LookupOperation): ColumnAliases =>
 /**
  * The columns that give parameters of `operation`, in column order. Each accepted parameter is given by at
  * most one column: one named in `--map`, else the column whose header is the most specific alias for it (the
- * leftmost on a tie). A list with no usable column is a ListError listing the headers found.
+ * leftmost on a tie). A list with no usable column is a ListError listing the headers found (unless `lenient`:
+ * then no use, and overrides naming absent columns are passed over).
  * @example mapColumns(['Name', 'E-Mail ', 'LinkedIn URL'], PEOPLE_LOOKUP)
  * // [{ index: 1, header: 'E-Mail ', params: ['work_email', 'personal_email'] }, { index: 2, …, params: ['ln_url'] }]
  */
@@ -54,13 +58,15 @@ export function mapColumns(
   headers: readonly string[],
   operation: LookupOperation,
   overrides: readonly ColumnOverride[] = [],
+  { lenient = false } = {},
 ): ColumnUse[] {
   const accepted = operation.params as readonly string[];
   const given = new Map<number, string[]>();
   const decided = new Set<number>();
   const taken = new Set<string>();
   for (const { column, param } of overrides) {
-    const index = columnOf(headers, column);
+    const index = columnOf(headers, column, lenient);
+    if (index < 0) continue;
     decided.add(index);
     if (param === undefined) continue;
     if (!accepted.includes(param))
@@ -92,7 +98,7 @@ export function mapColumns(
       header: headers[index]!,
       params: accepted.filter((param) => params.includes(param)),
     }));
-  if (uses.length === 0) {
+  if (uses.length === 0 && !lenient) {
     throw new ListError(
       `no column gives an identifier to match ${operation.entity} by; headers found: ${quoted(headers)}. ` +
         `Name a column with --map COLUMN=PARAM (PARAM one of ${accepted.join(', ')}).`,
@@ -120,4 +126,33 @@ export function rowParams(uses: readonly ColumnUse[], row: ListRow): RowParams {
     for (const param of use.params) params[param] = value;
   }
   return params;
+}
+
+/** How many key sets of NDJSON objects are kept mapped: lists rarely have more; a list that has starts again. */
+const MAPPED_KEY_SETS = 256;
+
+/**
+ * The parameters of NDJSON rows: objects may carry different members, so each one's are mapped by their
+ * names as headers are (with the same overrides), once per set of keys.
+ */
+export class MemberMapping {
+  private readonly byKeys = new Map<string, ColumnUse[]>();
+
+  constructor(
+    private readonly operation: LookupOperation,
+    private readonly overrides: readonly ColumnOverride[],
+  ) {}
+
+  params(row: ListRow): RowParams {
+    if (row.malformed || !row.object) return undefined;
+    const keys = Object.keys(row.object);
+    const signature = keys.join('\u0000');
+    let uses = this.byKeys.get(signature);
+    if (uses === undefined) {
+      if (this.byKeys.size >= MAPPED_KEY_SETS) this.byKeys.clear();
+      uses = mapColumns(keys, this.operation, this.overrides, { lenient: true });
+      this.byKeys.set(signature, uses);
+    }
+    return rowParams(uses, row);
+  }
 }

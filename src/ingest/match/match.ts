@@ -3,8 +3,14 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { ListWriter } from './csv-writer.js';
-import { type ListRow, MATCH_STATUSES, type MatchStatus, type Resolver, type RowOutcome } from './list.js';
-import { type ColumnUse, rowParams } from './mapping.js';
+import {
+  type ListRow,
+  MATCH_STATUSES,
+  type MatchStatus,
+  type Resolver,
+  type RowOutcome,
+  type RowParams,
+} from './list.js';
 import type { ListReader } from './reader.js';
 
 export interface MatchCounts {
@@ -16,7 +22,8 @@ export interface MatchCounts {
 
 export interface MatchJob {
   reader: ListReader;
-  uses: readonly ColumnUse[];
+  /** A row's lookup parameters, as the list's mapping gives them. */
+  paramsOf: (row: ListRow) => RowParams;
   resolver: Resolver;
   writer: ListWriter;
   out: Writable;
@@ -37,7 +44,7 @@ async function write(out: Writable, text: string): Promise<void> {
 
 /** Matches every row of the list and writes the output; returns the counts. */
 export async function matchList(job: MatchJob): Promise<MatchCounts> {
-  const { reader, uses, resolver, writer, out } = job;
+  const { reader, paramsOf, resolver, writer, out } = job;
   const counts: MatchCounts = {
     rows: 0,
     byStatus: Object.fromEntries(MATCH_STATUSES.map((s) => [s, 0])) as Record<MatchStatus, number>,
@@ -62,7 +69,7 @@ export async function matchList(job: MatchJob): Promise<MatchCounts> {
   };
 
   const submit = async (rows: ListRow[]) => {
-    const outcomes = resolver.resolve(rows.map((row) => rowParams(uses, row)));
+    const outcomes = resolver.resolve(rows.map(paramsOf));
     // Awaited when its turn to be written comes; until then a failure must not count as unhandled.
     if (outcomes instanceof Promise) outcomes.catch(() => {});
     queue.push({ rows, outcomes });

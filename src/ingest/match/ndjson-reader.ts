@@ -1,5 +1,5 @@
-// Reads an NDJSON list: one JSON object per line; its columns are the keys of the first object. A line that
-// holds no JSON object is a malformed row, kept in its place.
+// Reads an NDJSON list: one JSON object per line; its columns are the keys of the objects in its first chunk.
+// A line that holds no JSON object is a malformed row, kept in its place.
 import { isBlank, LineSplitter } from '../lines.js';
 import type { ListRow } from './list.js';
 import { ChunkedReader, type ListReader } from './reader.js';
@@ -23,14 +23,18 @@ function rowOf(text: string, line: number): ListRow {
 class NdjsonReader extends ChunkedReader {
   private line = 0;
   private first: Record<string, unknown> | undefined;
+  private keys: string[] = [];
   private readonly splitter = new LineSplitter((buffer, start, end) => this.take(buffer, start, end));
 
+  /** Every key of the objects read before matching starts (the first chunk, or up to the first object). */
   get columns(): readonly string[] {
-    return this.first ? Object.keys(this.first) : [];
+    return this.keys;
   }
 
-  open(): Promise<this> {
-    return this.readColumns(() => this.first !== undefined, 'no line of the list holds a JSON object');
+  async open(): Promise<this> {
+    await this.readColumns(() => this.first !== undefined, 'no line of the list holds a JSON object');
+    this.keys = [...new Set(this.rows.flatMap((row) => (row.object ? Object.keys(row.object) : [])))];
+    return this;
   }
 
   protected parse(chunk: Buffer | undefined): void {

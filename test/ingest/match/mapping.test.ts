@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COMPANY_COLUMNS, normaliseHeader, PEOPLE_COLUMNS } from '../../../src/ingest/match/columns.js';
 import { ListError } from '../../../src/ingest/match/list.js';
-import { mapColumns, parseOverride, rowParams } from '../../../src/ingest/match/mapping.js';
+import { MemberMapping, mapColumns, parseOverride, rowParams } from '../../../src/ingest/match/mapping.js';
 import { COMPANY_LOOKUP, type LookupOperation, PEOPLE_LOOKUP } from '../../../src/lookup/operations.js';
 
 const people = PEOPLE_LOOKUP as LookupOperation;
@@ -144,5 +144,28 @@ describe('the parameters of a row', () => {
 
   it('gives none for a malformed row, which is not looked up', () => {
     expect(rowParams(uses, { fields: ['', '', ''], malformed: { line: 3, reason: 'x' } })).toBeUndefined();
+  });
+});
+
+describe('the parameters of NDJSON objects', () => {
+  it('come from each object’s own members, whichever it carries, with the overrides applied', () => {
+    const members = new MemberMapping(people, [parseOverride('contact=personal_email')]);
+    const row = (object: Record<string, unknown>) => ({ text: JSON.stringify(object), object });
+    expect(members.params(row({ email: 'a@b.au' }))).toEqual({
+      work_email: 'a@b.au',
+      personal_email: 'a@b.au',
+    });
+    expect(members.params(row({ email: 'a@b.au', work_email: 'w@b.au' }))).toEqual({
+      work_email: 'w@b.au',
+      personal_email: 'a@b.au',
+    });
+    expect(members.params(row({ contact: 'c@d.au', linkedin: 'x' }))).toEqual({
+      personal_email: 'c@d.au',
+      ln_url: 'x',
+    });
+    expect(members.params(row({ phone: '0400' }))).toEqual({});
+    expect(
+      members.params({ text: '[]', malformed: { line: 1, reason: 'not a JSON object' } }),
+    ).toBeUndefined();
   });
 });

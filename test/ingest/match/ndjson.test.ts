@@ -3,9 +3,9 @@ import type { ListRow } from '../../../src/ingest/match/list.js';
 import { openNdjsonReader } from '../../../src/ingest/match/ndjson-reader.js';
 import { NdjsonWriter } from '../../../src/ingest/match/ndjson-writer.js';
 
-async function readAll(text: string) {
+async function readAll(text: string, chunk = 5) {
   async function* chunks() {
-    for (let at = 0; at < text.length; at += 5) yield Buffer.from(text.slice(at, at + 5));
+    for (let at = 0; at < text.length; at += chunk) yield Buffer.from(text.slice(at, at + chunk));
   }
   const reader = await openNdjsonReader(chunks());
   const rows: ListRow[] = [];
@@ -14,8 +14,10 @@ async function readAll(text: string) {
 }
 
 describe('reading an NDJSON list', () => {
-  it('takes its columns from the first object, and keeps each line that holds no object in its place', async () => {
-    const read = await readAll('\ufeffnot json\n{"email":"a@b.au","n":1.50}\r\n\n[1]\n{"ln":"x"}');
+  it('takes its columns from the objects first read, and keeps each line that holds no object in its place', async () => {
+    const text = '\ufeffnot json\n{"email":"a@b.au","n":1.50}\r\n\n[1]\n{"ln":"x"}\n';
+    expect((await readAll(text, 1000)).columns).toEqual(['email', 'n', 'ln']);
+    const read = await readAll(text);
     expect(read.columns).toEqual(['email', 'n']);
     expect(read.rows).toEqual([
       { text: 'not json', malformed: { line: 1, reason: 'not valid JSON' } },

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ProblemError } from '../errors.js';
+import type { Resolver } from '../ingest/match/list.js';
 import type { ColumnUse } from '../ingest/match/mapping.js';
 import type { MatchCounts } from '../ingest/match/match.js';
 import type { Entity } from '../store/store.js';
@@ -21,18 +22,14 @@ interface MatchOptions {
 const count = (n: number) => n.toLocaleString('en');
 
 /** `Matching people by "Work Email" → work_email, "E-mail" → work_email, personal_email; not used: "Name"`. */
-export function describeMapping(
-  entity: Entity,
-  uses: readonly ColumnUse[],
-  unused: readonly string[],
-): string {
+function describeMapping(entity: Entity, uses: readonly ColumnUse[], unused: readonly string[]): string {
   const used = uses.map((use) => `${JSON.stringify(use.header)} → ${use.params.join(', ')}`).join('; ');
   const rest = unused.length > 0 ? `; not used: ${unused.map((h) => JSON.stringify(h)).join(', ')}` : '';
   return `Matching ${entity} by ${used}${rest}`;
 }
 
 /** `1,000 rows: 823 matched (82.3%), 150 not found, 2 ambiguous, 25 invalid in 1.2 s (833 rows/s)`. */
-export function describeCounts(counts: MatchCounts, seconds: number): string {
+function describeCounts(counts: MatchCounts, seconds: number): string {
   const { rows, byStatus, malformed } = counts;
   const share = rows > 0 ? ((100 * byStatus.matched) / rows).toFixed(1) : '0.0';
   const invalid = `${count(byStatus.invalid)} invalid${malformed > 0 ? ` (${count(malformed)} malformed)` : ''}`;
@@ -89,7 +86,8 @@ async function runMatch(entity: Entity, input: string, opts: MatchOptions): Prom
   const operation = m.operationOf(entity);
   const selection = await parseFields(entity, opts.fields);
   const overrides = (opts.map ?? []).map(m.parseOverride);
-  const url = opts.url ?? (process.env.ENRICH_URL || undefined);
+  // --db asks for the local store, whatever ENRICH_URL says; --url wins over both.
+  const url = opts.url ?? (opts.db === undefined ? process.env.ENRICH_URL || undefined : undefined);
   const token = opts.token ?? (process.env.ENRICH_TOKEN || undefined);
   if (url !== undefined && token === undefined) throw new UsageError('--url needs --token (or ENRICH_TOKEN)');
   if (opts.out !== undefined && input !== '-' && resolve(opts.out) === resolve(input))
@@ -104,7 +102,7 @@ async function runMatch(entity: Entity, input: string, opts: MatchOptions): Prom
   const uses = m.mapColumns(list.reader.columns, operation, overrides);
   process.stderr.write(`${describeMapping(entity, uses, m.unusedHeaders(list.reader.columns, uses))}\n`);
 
-  const run = async (resolver: import('../ingest/match/list.js').Resolver) => {
+  const run = async (resolver: Resolver) => {
     const out = await m.openOutput(opts.out);
     const bar = rowProgress('matching', list.input.totalBytes);
     const started = performance.now();

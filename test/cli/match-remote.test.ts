@@ -161,6 +161,17 @@ describe('enrich match through a server’s bulk API', () => {
     expect(JSON.stringify(run)).not.toContain(api.token);
   });
 
+  it('matches against the local store when --db names one, whatever ENRICH_URL says', async () => {
+    const file = list('local.csv', 'Email\njane.citizen@acme.com.au\n');
+    const before = api.statuses.length;
+    const run = await enrichAsync(['match', 'people', file, '--db', db], {
+      ENRICH_URL: api.url,
+      ENRICH_TOKEN: api.token,
+    });
+    expect(run.stdout).toContain(',matched,work_email,fp000000000001\n');
+    expect(api.statuses.length).toBe(before);
+  });
+
   it('stops with the server’s reason when it refuses the token', async () => {
     const file = list('refused.csv', 'Email\njane.citizen@acme.com.au\n');
     const run = await enrichAsync(['match', 'people', file, '--url', api.url, '--token', 'enr_wrong']);

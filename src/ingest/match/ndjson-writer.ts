@@ -5,7 +5,7 @@ import type { ListRow, MatchedRecord, RowOutcome } from './list.js';
 /** The members the match adds to each object, in this order. */
 export const ADDED_MEMBERS = ['enrich_status', 'enrich_matched_by', 'enrich_id', 'enrich_record'] as const;
 
-/** How a record is written: its JSON text, reduced to the selected fields when `project` is given. */
+/** How a matched record is written: its JSON text (with --fields, only the fields selected). */
 export type RecordText = (record: MatchedRecord) => string;
 
 export class NdjsonWriter implements ListWriter {

@@ -1,14 +1,13 @@
 // Matches rows through a server's bulk API (`POST /v1/people/bulk`, `/v1/company/bulk`): chunks of up to 1,000
 // rows, two in flight. Once the server says the key's quota is used up, later rows are not sent.
 import { BulkClient, type BulkClientOptions, type BulkItem, type BulkResult } from './bulk-client.js';
-import type { MatchStatus, Resolver, RowOutcome } from './list.js';
+import { MATCH_STATUSES, type MatchStatus, type Resolver, type RowOutcome } from './list.js';
 import { MALFORMED } from './local.js';
 
 /** The bulk API's largest request. */
 export const BULK_MAX_ITEMS = 1000;
 
 const QUOTA_EXCEEDED: RowOutcome = { status: 'quota_exceeded' };
-const KNOWN: readonly string[] = ['matched', 'not_found', 'ambiguous', 'invalid', 'quota_exceeded'];
 
 function rowOutcome(result: BulkResult): RowOutcome {
   if (result.status === 'matched' && result.record) {
@@ -20,13 +19,9 @@ function rowOutcome(result: BulkResult): RowOutcome {
       record: { value: result.record },
     };
   }
-  // A status this client does not know is no match it can write as one.
-  return {
-    status:
-      KNOWN.includes(result.status) && result.status !== 'matched'
-        ? (result.status as MatchStatus)
-        : 'invalid',
-  };
+  // A status this client does not know (or a match without its record) is nothing it can write as a match.
+  const known = (MATCH_STATUSES as readonly string[]).includes(result.status) && result.status !== 'matched';
+  return { status: known ? (result.status as MatchStatus) : 'invalid' };
 }
 
 export function remoteResolver(options: BulkClientOptions): Resolver {

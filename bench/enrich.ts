@@ -7,7 +7,13 @@ const CLI = path.join(BUILD_DIR, 'cli', 'main.js');
 const MINUTE = 60_000;
 
 /** The embedded store unless a call says otherwise, whatever the shell running the benchmark has set. */
-const STORE_ENV: NodeJS.ProcessEnv = { DATABASE_URL: '', DATABASE_READ_URL: '', REDIS_URL: '' };
+const STORE_ENV: NodeJS.ProcessEnv = {
+  DATABASE_URL: '',
+  DATABASE_READ_URL: '',
+  REDIS_URL: '',
+  ENRICH_URL: '',
+  ENRICH_TOKEN: '',
+};
 
 /** `--db DB` for a SQLite file; nothing when `db` is '' because DATABASE_URL names the store. */
 const dbArgs = (db: string) => (db ? ['--db', db] : []);
@@ -125,4 +131,10 @@ export async function serve(
   child.proc.stdout!.resume(); // warnings only; never let the pipe fill
   const match = await waitForLine(child, child.proc.stderr!, /listening on (http:\/\/\S+)/, 2 * MINUTE);
   return { child, origin: match[1]! };
+}
+
+/** `enrich match ENTITY INPUT --db DB …args`, started and not awaited: the caller watches it as it runs. */
+export function startMatch(entity: 'people' | 'companies', input: string, db: string, args: string[]): Child {
+  const command = [CLI, 'match', entity, input, ...dbArgs(db), ...args];
+  return spawnChild(`enrich match ${entity}`, process.execPath, command, { cwd: ROOT, env: STORE_ENV });
 }

@@ -5,6 +5,7 @@ import { registerAudit } from './audit.js';
 import { registerData } from './data.js';
 import { registerGenerate } from './generate.js';
 import { registerKeys } from './keys.js';
+import { registerMatch } from './match.js';
 import { registerMigrate } from './migrate.js';
 import { isBrokenPipe, UsageError } from './options.js';
 import { registerPrivacy } from './privacy.js';
@@ -37,6 +38,7 @@ const program = new Command('enrich')
 registerServe(program);
 registerGenerate(program);
 registerData(program);
+registerMatch(program);
 registerKeys(program);
 registerUsage(program);
 registerAudit(program);

@@ -17,12 +17,15 @@ export interface NdjsonSource {
   chunks(): AsyncIterable<Buffer>;
 }
 
+/** True when bytes open with gzip's magic number: how gzip is detected, whatever the file is called. */
+export const startsLikeGzip = (bytes: Buffer) => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+
 async function inspect(file: string): Promise<{ size: number; gzip: boolean }> {
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
-    return { size, gzip: bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b };
+    return { size, gzip: startsLikeGzip(buffer.subarray(0, bytesRead)) };
   } finally {
     await handle.close();
   }

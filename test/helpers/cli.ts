@@ -1,5 +1,5 @@
 // Runs the real `enrich` binary (bin/enrich.js over dist/, built by `npm test`) in a child process.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ENRICH = fileURLToPath(new URL('../../bin/enrich.js', import.meta.url));
@@ -10,13 +10,36 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs `enrich ...args` with a clean environment (no DATABASE_URL), returning its output and exit code. */
-export function enrich(args: string[], env: Record<string, string> = {}): Run {
+/** The environment of a run: this one's, without a store chosen by it (no DATABASE_URL), plus `env`. */
+function cleanEnv(env: Record<string, string>) {
   const { DATABASE_URL: _u, DATABASE_READ_URL: _r, ENRICH_DB: _d, ...rest } = process.env;
+  return { ...rest, ...env };
+}
+
+/** Runs `enrich ...args` with a clean environment (no DATABASE_URL), returning its output and exit code. */
+export function enrich(args: string[], env: Record<string, string> = {}, stdin?: string | Buffer): Run {
   const result = spawnSync(process.execPath, [ENRICH, ...args], {
     encoding: 'utf8',
-    env: { ...rest, ...env },
+    env: cleanEnv(env),
     timeout: 120_000,
+    ...(stdin === undefined ? {} : { input: stdin }),
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Like `enrich`, without blocking this process: for runs that talk to a server the test itself serves. */
+export function enrichAsync(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = spawn(process.execPath, [ENRICH, ...args], { env: cleanEnv(env), timeout: 120_000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    stdout += text;
+  });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }

@@ -1,0 +1,92 @@
+// `enrich match`, the engine: open a list, map its columns, match its rows locally or remotely, write it back.
+
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { type FieldTree, projectRecord } from '../../lookup/fields.js';
+import { COMPANY_LOOKUP, type LookupOperation, PEOPLE_LOOKUP } from '../../lookup/operations.js';
+import type { Entity } from '../../store/store.js';
+import { openCsvReader } from './csv-reader.js';
+import { CsvWriter, type ListWriter } from './csv-writer.js';
+import { detectShape, type ListShape } from './detect.js';
+import { type ListInput, openListInput, peekFirstLine } from './input.js';
+import type { ListRow, RowParams } from './list.js';
+import { type ColumnOverride, type ColumnUse, MemberMapping, rowParams } from './mapping.js';
+import { openNdjsonReader } from './ndjson-reader.js';
+import { NdjsonWriter } from './ndjson-writer.js';
+import type { ListReader } from './reader.js';
+
+export { localResolver } from './local.js';
+export { mapColumns, parseOverride, unusedHeaders } from './mapping.js';
+
+/**
+ * How rows give their parameters: a CSV row by the mapping of its header; an NDJSON row by its own members'
+ * names, mapped the same way (objects may differ in the members they carry).
+ */
+export function paramsOfRows(
+  shape: ListShape,
+  uses: readonly ColumnUse[],
+  operation: LookupOperation,
+  overrides: readonly ColumnOverride[],
+): (row: ListRow) => RowParams {
+  if (shape.format === 'csv') return (row) => rowParams(uses, row);
+  const members = new MemberMapping(operation, overrides);
+  return (row) => members.params(row);
+}
+export { matchList } from './match.js';
+export { remoteResolver } from './remote.js';
+
+export const operationOf = (entity: Entity): LookupOperation =>
+  (entity === 'people' ? PEOPLE_LOOKUP : COMPANY_LOOKUP) as LookupOperation;
+
+export interface OpenList {
+  input: ListInput;
+  shape: ListShape;
+  /** Its columns read already (the CSV header, or the first NDJSON object). */
+  reader: ListReader;
+}
+
+/** Opens a list: a file or `-`, gzip or not, CSV or NDJSON as its first line says. */
+export async function openList(path: string): Promise<OpenList> {
+  const input = await openListInput(path);
+  const { firstLine, chunks } = await peekFirstLine(input.chunks());
+  const shape = detectShape(firstLine);
+  const reader =
+    shape.format === 'csv' ? await openCsvReader(chunks, shape.delimiter) : await openNdjsonReader(chunks);
+  return { input, shape, reader };
+}
+
+/** The writer of a list's output: CSV for CSV (same delimiter, line ending and BOM), NDJSON for NDJSON. */
+export function listWriter(
+  shape: ListShape,
+  columns: readonly string[],
+  selection: { paths: readonly string[]; tree: FieldTree } | undefined,
+): ListWriter {
+  if (shape.format === 'csv') return new CsvWriter(columns, shape, selection?.paths ?? []);
+  const tree = selection?.tree;
+  return new NdjsonWriter((record) => {
+    if ('value' in record) return JSON.stringify(record.value); // a server projects what it sends
+    return tree ? projectRecord(record.json, tree) : record.json.toString();
+  });
+}
+
+/** Where the output goes: a file, created once the list has proved matchable, or stdout. */
+export async function openOutput(
+  path: string | undefined,
+): Promise<{ stream: Writable; close(): Promise<void> }> {
+  if (path === undefined) {
+    // A closed pipe (`| head`) fails the next write instead of the process.
+    process.stdout.on('error', () => {});
+    return { stream: process.stdout, close: async () => {} };
+  }
+  const stream = createWriteStream(path);
+  await once(stream, 'open');
+  return {
+    stream,
+    async close() {
+      stream.end();
+      await finished(stream);
+    },
+  };
+}

@@ -1,0 +1,155 @@
+// The SQLite search tables: derived columns per record (src/search/facts.ts) with the indexes the searches
+// use, and an FTS5 index of their words; as a migration, and as a bulk load drops and rebuilds them.
+import type { Entity } from '../store.js';
+
+/** The SQL function (registered on every connection) giving a body's facts as JSON: facts(entity, body). */
+export const FACTS_FUNCTION = 'enrich_search_facts';
+
+export const SEARCH_TABLES: Readonly<Record<Entity, { search: string; fts: string; records: string }>> = {
+  people: { search: 'people_search', fts: 'people_fts', records: 'people' },
+  companies: { search: 'companies_search', fts: 'companies_fts', records: 'companies' },
+};
+
+export const PERSON_COLUMNS = [
+  'company_id',
+  'seniority',
+  'department',
+  'location_country',
+  'state',
+  'position',
+  'name',
+  'headline',
+  'skills',
+  'skill_keys',
+  'location',
+] as const;
+
+export const COMPANY_COLUMNS = [
+  'country',
+  'states',
+  'industries',
+  'technologies',
+  'size',
+  'revenue',
+  'year_founded',
+  'name',
+  'description',
+  'keywords',
+] as const;
+
+/** What a company's country gives its people who have none of their own: AU or NZ, else nothing. */
+const PEOPLE_COUNTRY_OF_COMPANY = `(SELECT CASE WHEN c.country IN ('AU', 'NZ') THEN c.country END
+  FROM companies_search c WHERE c.id = people_search.company_id)`;
+
+/** Secondary indexes: each serves a search in id order (companyId; seniority + department + country; …). */
+const INDEXES: Readonly<Record<Entity, string[]>> = {
+  people: [
+    'CREATE UNIQUE INDEX IF NOT EXISTS people_search_id ON people_search (id)',
+    'CREATE INDEX IF NOT EXISTS people_search_company ON people_search (company_id, id)',
+    'CREATE INDEX IF NOT EXISTS people_search_role ON people_search (seniority, department, country, id)',
+    'CREATE INDEX IF NOT EXISTS people_search_country ON people_search (country, id)',
+    'CREATE INDEX IF NOT EXISTS people_search_state ON people_search (state, id)',
+  ],
+  companies: ['CREATE UNIQUE INDEX IF NOT EXISTS companies_search_id ON companies_search (id)'],
+};
+
+const indexName = (sql: string) => /EXISTS (\w+)/.exec(sql)![1]!;
+
+/** Creates the entity's search indexes (sorted, in one pass each). */
+export const createSearchIndexes = (entity: Entity) => `${INDEXES[entity].join(';\n')};`;
+
+/** Drops them, for a bulk load that rebuilds them at its end. */
+export const dropSearchIndexes = (entity: Entity) =>
+  INDEXES[entity].map((sql) => `DROP INDEX IF EXISTS ${indexName(sql)};`).join('\n');
+
+/** The FTS5 columns and what fills each, from the search table. */
+const FTS_COLUMNS: Readonly<Record<Entity, Array<[string, string]>>> = {
+  people: [
+    ['position', 'position'],
+    ['text', 'name || position || headline || skills'],
+    ['skills', 'skills'],
+    ['location', 'location'],
+  ],
+  companies: [['text', 'name || description || keywords']],
+};
+
+export const ftsColumns = (entity: Entity) => FTS_COLUMNS[entity];
+
+/** Fills the FTS index from the search table, emptied first. */
+export function rebuildFts(entity: Entity): string {
+  const { search, fts } = SEARCH_TABLES[entity];
+  const columns = FTS_COLUMNS[entity];
+  return `INSERT INTO ${fts} (${fts}) VALUES ('delete-all');
+    INSERT INTO ${fts} (rowid, ${columns.map(([c]) => c).join(', ')})
+      SELECT rid, ${columns.map(([, from]) => from).join(', ')} FROM ${search} ORDER BY rid;`;
+}
+
+const PERSON_COUNTRY = `coalesce(location_country, ${PEOPLE_COUNTRY_OF_COMPANY})`;
+
+/** Every person's country: their location's, else their company's (rows already right are not rewritten). */
+export const PEOPLE_COUNTRIES = `UPDATE people_search SET country = ${PERSON_COUNTRY} WHERE country IS NOT ${PERSON_COUNTRY};`;
+
+/**
+ * The ascii tokenizer splits only at ASCII punctuation and spaces: the stored words (letters and digits
+ * of any script, one space between) are its tokens exactly, whatever Unicode version SQLite knows.
+ * Contentless: the search table holds the text. Prefix indexes for the short starts people type.
+ */
+const fts = (entity: Entity) =>
+  `CREATE VIRTUAL TABLE ${SEARCH_TABLES[entity].fts} USING fts5(
+     ${FTS_COLUMNS[entity].map(([c]) => c).join(', ')},
+     content = '', contentless_delete = 1, tokenize = 'ascii', prefix = '2 3'
+   );`;
+
+/** Rows of the search table from the facts of every stored record. */
+function fill(entity: Entity, columns: readonly string[]): string {
+  const { search, records } = SEARCH_TABLES[entity];
+  return `INSERT INTO ${search} (rid, id, ${columns.join(', ')})
+    SELECT rid, id, ${columns.map((c) => `json_extract(f, '$.${c}')`).join(', ')}
+    FROM (SELECT rid, id, ${FACTS_FUNCTION}('${entity}', body) AS f FROM ${records});`;
+}
+
+/**
+ * The migration that adds search: tables, filled from every stored record, with their indexes and FTS.
+ * Self-contained, so that it can take whatever number it lands on.
+ */
+export const SEARCH_MIGRATION = `
+  CREATE TABLE people_search (
+    rid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    company_id TEXT,
+    seniority INTEGER,
+    department INTEGER,
+    location_country TEXT,
+    country TEXT,
+    state TEXT,
+    position TEXT NOT NULL,
+    name TEXT NOT NULL,
+    headline TEXT NOT NULL,
+    skills TEXT NOT NULL,
+    skill_keys TEXT NOT NULL,
+    location TEXT NOT NULL
+  );
+  CREATE TABLE companies_search (
+    rid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    country TEXT NOT NULL,
+    states TEXT NOT NULL,
+    industries TEXT NOT NULL,
+    technologies TEXT NOT NULL,
+    size TEXT NOT NULL,
+    revenue TEXT NOT NULL,
+    year_founded INTEGER,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    keywords TEXT NOT NULL
+  );
+  ${fill('companies', COMPANY_COLUMNS)}
+  ${createSearchIndexes('companies')}
+  ${fill('people', PERSON_COLUMNS)}
+  ${PEOPLE_COUNTRIES}
+  ${createSearchIndexes('people')}
+  ${fts('people')}
+  ${fts('companies')}
+  ${rebuildFts('people')}
+  ${rebuildFts('companies')}
+`;

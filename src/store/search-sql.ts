@@ -1,14 +1,25 @@
 // The SQL of a search, written once for both stores: their dialects differ only in the text index each
-// consults first (SQLite FTS5, PostgreSQL pg_trgm) and in spelling; the predicates that decide a match
-// and the rank are the same expressions over the same folded columns, so both answer alike.
+// consults (SQLite FTS5, PostgreSQL pg_trgm) and in spelling; the predicates that decide a match and the
+// rank are the same expressions over the same folded columns, so both answer alike.
 import type { CompanyFilters, PageStart, PeopleFilters, SearchQuery } from '../search/query.js';
 import { TOTAL_CAP } from '../search/query.js';
 
-/** A word condition a text index can narrow: every word within a column, or any of several phrases. */
-export type TextCondition =
-  | { column: string; all: string[] }
-  | { column: string; anyPhrase: string[] }
-  | { column: string; anyOf: string[][] };
+/**
+ * How a page is read. `filtered`: the matches are found by the indexes their filters name, then
+ * sorted. `ordered`: the search table is walked in id order and each row checked, stopping when the page is
+ * full — far cheaper when matches are many (a common word, seniority alone), and no index serves both.
+ */
+export type Plan = 'filtered' | 'ordered';
+
+/** A word condition: its exact predicate, and what a text index may make of it. */
+export interface TextCondition {
+  column: string;
+  /** Every word within the column (as a word or its start); or any of several such lists. */
+  words?: string[][];
+  /** Any of these phrases within the column (a text index narrows; `exact` decides). */
+  phrases?: string[];
+  exact: (d: Dialect) => string;
+}
 
 export interface Dialect {
   /** The placeholder of a new parameter holding `value`. */
@@ -16,10 +27,16 @@ export interface Dialect {
   /** 1 when `needle` (a placeholder) occurs in `haystack`, else 0, as an integer. */
   contains(haystack: string, needle: string): string;
   /**
-   * A condition narrowing rows of search table `s` by its text index (true of every row the exact
-   * predicates accept), or undefined when the dialect has none for these conditions.
+   * A condition on search table `s` from the text index, true of every row the conditions accept, and
+   * which of them it decides exactly; undefined when the index serves none of them.
    */
-  textIndex(conditions: TextCondition[]): string | undefined;
+  textIndex(conditions: TextCondition[]): { sql: string; exact: boolean[] } | undefined;
+  /** How many rows (up to `cap`) the text index alone accepts, when it decides every condition. */
+  textIndexCount?(conditions: TextCondition[], cap: number): string | undefined;
+  /** The search table, aliased `s`, walked in id order (the `ordered` plan). */
+  inIdOrder(table: string): string;
+  /** A column in a comparison no index of its own may serve (the `ordered` plan). */
+  unindexed(column: string, type: 'text' | 'integer'): string;
   /** Every parameter, in placeholder order. */
   readonly values: unknown[];
 }
@@ -33,70 +50,111 @@ export interface SearchTables {
   allText: string;
 }
 
-export interface RenderedSearch {
-  count: { text: string; values: unknown[] };
-  page: { text: string; values: unknown[] };
+export interface Rendered {
+  text: string;
+  values: unknown[];
 }
 
 /** Words within a column: `' ' + word` occurs for each (columns hold `storedWords`). */
-function allWords(d: Dialect, column: string, words: readonly string[]): string[] {
-  return words.map((word) => `${d.contains(column, d.param(` ${word}`))} = 1`);
+function allWords(d: Dialect, column: string, words: readonly string[]): string {
+  return words.map((word) => `${d.contains(column, d.param(` ${word}`))} = 1`).join(' AND ');
 }
 
 const anyOf = (parts: string[]) => (parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`);
 
-function inList(d: Dialect, column: string, values: readonly unknown[] | undefined): string[] {
-  if (values === undefined || values.length === 0) return [];
-  if (values.length === 1) return [`${column} = ${d.param(values[0])}`];
-  return [`${column} IN (${values.map((v) => d.param(v)).join(', ')})`];
-}
-
 /** Any of the keys in a `|a|b|` key list column. */
-function inKeyList(d: Dialect, column: string, keys: readonly string[] | undefined): string[] {
-  if (keys === undefined || keys.length === 0) return [];
-  return [anyOf(keys.map((key) => `${d.contains(column, d.param(`|${key}|`))} = 1`))];
+const inKeyList = (d: Dialect, column: string, keys: readonly string[]) =>
+  anyOf(keys.map((key) => `${d.contains(column, d.param(`|${key}|`))} = 1`));
+
+/** Comparisons of plain columns with values, each to hold: [column, type, values or range]. */
+type Comparison =
+  | [column: string, type: 'text' | 'integer', values: readonly unknown[] | undefined]
+  | [column: string, type: 'integer', range: { gte?: number; lte?: number } | undefined];
+
+/** A search's conditions: on words (a text index may serve them) and on other columns. */
+interface Conditions {
+  text: TextCondition[];
+  comparisons: Comparison[];
+  keyLists: Array<[column: string, keys: readonly string[] | undefined]>;
 }
 
-/** The predicates of a people search; `text` collects what a text index may narrow first. */
-function peoplePredicates(d: Dialect, t: SearchTables, f: PeopleFilters, q: string[] | undefined) {
+function peopleConditions(t: SearchTables, f: PeopleFilters, q: string[] | undefined): Conditions {
   const text: TextCondition[] = [];
-  if (f.position?.length) text.push({ column: 'position', all: f.position });
-  if (q?.length) text.push({ column: 'text', all: q });
-  if (f.skills?.length) text.push({ column: 'skills', anyPhrase: f.skills });
-  if (f.locations?.length) text.push({ column: 'location', anyOf: f.locations });
-  const index = text.length > 0 ? d.textIndex(text) : undefined;
-  const where = [
-    ...(index ? [index] : []),
-    ...inList(d, 's.company_id', f.companyIds),
-    ...inList(d, 's.seniority', f.seniorities),
-    ...inList(d, 's.department', f.departments),
-    ...inList(d, 's.country', f.countries),
-    ...inList(d, 's.state', f.states),
-    ...allWords(d, 's.position', f.position ?? []),
-    ...allWords(d, t.allText, q ?? []),
-    ...inKeyList(d, 's.skill_keys', f.skills),
-  ];
-  if (f.locations?.length) {
-    where.push(anyOf(f.locations.map((words) => `(${allWords(d, 's.location', words).join(' AND ')})`)));
+  const position = f.position;
+  if (position?.length) {
+    text.push({ column: 'position', words: [position], exact: (d) => allWords(d, 's.position', position) });
   }
-  return where;
+  if (q?.length) text.push({ column: 'text', words: [q], exact: (d) => allWords(d, t.allText, q) });
+  const skills = f.skills;
+  if (skills?.length) {
+    text.push({ column: 'skills', phrases: skills, exact: (d) => inKeyList(d, 's.skill_keys', skills) });
+  }
+  const locations = f.locations;
+  if (locations?.length) {
+    text.push({
+      column: 'location',
+      words: locations,
+      exact: (d) => anyOf(locations.map((words) => `(${allWords(d, 's.location', words)})`)),
+    });
+  }
+  return {
+    text,
+    comparisons: [
+      ['s.company_id', 'text', f.companyIds],
+      ['s.seniority', 'integer', f.seniorities],
+      ['s.department', 'integer', f.departments],
+      ['s.country', 'text', f.countries],
+      ['s.state', 'text', f.states],
+    ],
+    keyLists: [],
+  };
 }
 
-function companyPredicates(d: Dialect, t: SearchTables, f: CompanyFilters, q: string[] | undefined) {
-  const index = q?.length ? d.textIndex([{ column: 'text', all: q }]) : undefined;
-  const where = [
-    ...(index ? [index] : []),
-    ...inKeyList(d, 's.industries', f.industries),
-    ...inList(d, 's.size', f.sizes),
-    ...inKeyList(d, 's.states', f.states),
-    ...inList(d, 's.country', f.countries),
-    ...inKeyList(d, 's.technologies', f.technologies),
-    ...inList(d, 's.revenue', f.revenues),
-    ...allWords(d, t.allText, q ?? []),
-  ];
-  const years = f.yearFounded;
-  if (years?.gte !== undefined) where.push(`s.year_founded >= ${d.param(years.gte)}`);
-  if (years?.lte !== undefined) where.push(`s.year_founded <= ${d.param(years.lte)}`);
+function companyConditions(t: SearchTables, f: CompanyFilters, q: string[] | undefined): Conditions {
+  const text: TextCondition[] = q?.length
+    ? [{ column: 'text', words: [q], exact: (d) => allWords(d, t.allText, q) }]
+    : [];
+  return {
+    text,
+    comparisons: [
+      ['s.size', 'text', f.sizes],
+      ['s.country', 'text', f.countries],
+      ['s.revenue', 'text', f.revenues],
+      ['s.year_founded', 'integer', f.yearFounded],
+    ],
+    keyLists: [
+      ['s.industries', f.industries],
+      ['s.states', f.states],
+      ['s.technologies', f.technologies],
+    ],
+  };
+}
+
+function comparison(d: Dialect, plan: Plan, [column, type, given]: Comparison): string[] {
+  if (given === undefined) return [];
+  const c = plan === 'ordered' ? d.unindexed(column, type) : column;
+  if (!Array.isArray(given)) {
+    const range = given as { gte?: number; lte?: number };
+    return [
+      ...(range.gte === undefined ? [] : [`${c} >= ${d.param(range.gte)}`]),
+      ...(range.lte === undefined ? [] : [`${c} <= ${d.param(range.lte)}`]),
+    ];
+  }
+  if (given.length === 0) return [];
+  if (given.length === 1) return [`${c} = ${d.param(given[0])}`];
+  return [`${c} IN (${given.map((v) => d.param(v)).join(', ')})`];
+}
+
+/** The WHERE conjuncts of a search under a plan: the text index narrows only a `filtered` one. */
+function predicates(d: Dialect, plan: Plan, c: Conditions): string[] {
+  const where: string[] = [];
+  const index = plan === 'filtered' && c.text.length > 0 ? d.textIndex(c.text) : undefined;
+  if (index) where.push(index.sql);
+  c.text.forEach((condition, i) => {
+    if (!index?.exact[i]) where.push(condition.exact(d));
+  });
+  for (const compared of c.comparisons) where.push(...comparison(d, plan, compared));
+  for (const [column, keys] of c.keyLists) if (keys?.length) where.push(inKeyList(d, column, keys));
   return where;
 }
 
@@ -111,65 +169,94 @@ function rankOf(d: Dialect, t: SearchTables, q: readonly string[]): string {
   return `(${terms.join(' + ')})`;
 }
 
-const conjunction = (where: string[]) => (where.length === 0 ? 'TRUE' : where.join(' AND '));
+const conjunction = (where: string[]) => (where.length === 0 ? '1 = 1' : where.join(' AND '));
 
-/** ORDER BY, keyset start and LIMIT/OFFSET of a page; ranked (`m`) or by id (`s`). */
-function paging(d: Dialect, ranked: boolean, start: PageStart | undefined, limit: number) {
-  const alias = ranked ? 'm' : 's';
-  let after = '';
-  if (start && 'after' in start) {
-    const { rank, id } = start.after;
-    after = ranked
-      ? `(m.rank < ${d.param(rank)} OR (m.rank = ${d.param(rank)} AND m.id > ${d.param(id)}))`
-      : `s.id > ${d.param(id)}`;
+/** A search, ready to render: its conditions and query. */
+export interface PreparedSearch {
+  tables: SearchTables;
+  conditions: Conditions;
+  query: SearchQuery<unknown>;
+}
+
+export const preparePeopleSearch = (t: SearchTables, query: SearchQuery<PeopleFilters>): PreparedSearch => ({
+  tables: t,
+  conditions: peopleConditions(t, query.filters, query.q),
+  query,
+});
+
+export const prepareCompanySearch = (
+  t: SearchTables,
+  query: SearchQuery<CompanyFilters>,
+): PreparedSearch => ({
+  tables: t,
+  conditions: companyConditions(t, query.filters, query.q),
+  query,
+});
+
+/**
+ * The count of matches, capped at TOTAL_CAP + 1 (`n`), and the size of the search table as its largest
+ * rid (`size`: an estimate the plan is chosen by).
+ */
+export function renderCount(d: Dialect, { tables: t, conditions: c }: PreparedSearch): Rendered {
+  const onlyText =
+    c.comparisons.every(([, , v]) => v === undefined) && c.keyLists.every(([, k]) => !k?.length);
+  const fromIndex = onlyText && c.text.length > 0 ? d.textIndexCount?.(c.text, TOTAL_CAP + 1) : undefined;
+  const counted =
+    fromIndex ??
+    `SELECT count(*) FROM (SELECT 1 FROM ${t.search} s WHERE ${conjunction(predicates(d, 'filtered', c))}
+     LIMIT ${TOTAL_CAP + 1}) c`;
+  return {
+    text: `SELECT (${counted}) AS n, (SELECT coalesce(max(rid), 0) FROM ${t.search}) AS size`,
+    values: d.values,
+  };
+}
+
+/** Where a keyset page starts, in the order of the plan. */
+function after(d: Dialect, ranked: boolean, start: PageStart | undefined): string | undefined {
+  if (!start || !('after' in start)) return undefined;
+  const { rank, id } = start.after;
+  return ranked
+    ? `(m.rank < ${d.param(rank)} OR (m.rank = ${d.param(rank)} AND m.id > ${d.param(id)}))`
+    : `s.id > ${d.param(id)}`;
+}
+
+const offsetOf = (start: PageStart | undefined) => (start && 'offset' in start ? start.offset : 0);
+
+/** A page of results: id, stored body and rank, in rank (with `q`) then id order. */
+export function renderPage(d: Dialect, prepared: PreparedSearch, plan: Plan): Rendered {
+  const { tables: t, conditions: c, query } = prepared;
+  const where = predicates(d, plan, c);
+  const q = query.q ?? [];
+  const offset = offsetOf(query.start);
+  const limit = `LIMIT ${d.param(query.limit)}${offset > 0 ? ` OFFSET ${d.param(offset)}` : ''}`;
+  const from = plan === 'ordered' ? d.inIdOrder(t.search) : `${t.search} s`;
+  if (q.length === 0) {
+    const start = after(d, false, query.start);
+    if (start) where.push(start);
+    return {
+      text: `SELECT s.id, r.body, 0 AS rank FROM ${from} JOIN ${t.records} r ON r.rid = s.rid
+             WHERE ${conjunction(where)} ORDER BY s.id ${limit}`,
+      values: d.values,
+    };
   }
-  const order = ranked ? 'ORDER BY m.rank DESC, m.id' : `ORDER BY ${alias}.id`;
-  const offset = start && 'offset' in start && start.offset > 0 ? ` OFFSET ${d.param(start.offset)}` : '';
-  return { after, tail: `${order} LIMIT ${d.param(limit)}${offset}` };
+  const inner = `SELECT s.rid, s.id, ${rankOf(d, t, q)} AS rank FROM ${from} WHERE ${conjunction(where)}`;
+  const start = after(d, true, query.start);
+  return {
+    text: `SELECT m.id, r.body, m.rank FROM (${inner}) m JOIN ${t.records} r ON r.rid = m.rid
+           ${start ? `WHERE ${start}` : ''} ORDER BY m.rank DESC, m.id ${limit}`,
+    values: d.values,
+  };
 }
 
 /**
- * The count (capped at TOTAL_CAP + 1 rows) and the page of a search. Each query is rendered on its own
- * dialect instance (`dialect()`), so each has its own parameters.
+ * The cheaper plan for a page, from the capped count and the table's size: walking in id order reads
+ * about (rows wanted) × size ÷ matches rows; finding and sorting the matches reads every match (at least
+ * the count). Ranked pages need every match's rank: always `filtered`. Undefined: no page to read.
  */
-function render(
-  dialect: () => Dialect,
-  t: SearchTables,
-  query: SearchQuery<unknown>,
-  predicates: (d: Dialect) => string[],
-): RenderedSearch {
-  const c = dialect();
-  const count = `SELECT count(*) AS n FROM (SELECT 1 FROM ${t.search} s WHERE ${conjunction(predicates(c))} LIMIT ${TOTAL_CAP + 1}) c`;
-  const p = dialect();
-  const where = predicates(p);
-  const q = query.q ?? [];
-  let page: string;
-  if (q.length === 0) {
-    const { after, tail } = paging(p, false, query.start, query.limit);
-    if (after) where.push(after);
-    page = `SELECT s.id, r.body, 0 AS rank FROM ${t.search} s JOIN ${t.records} r ON r.rid = s.rid
-            WHERE ${conjunction(where)} ${tail}`;
-  } else {
-    const inner = `SELECT s.rid, s.id, ${rankOf(p, t, q)} AS rank FROM ${t.search} s WHERE ${conjunction(where)}`;
-    const { after, tail } = paging(p, true, query.start, query.limit);
-    page = `SELECT m.id, r.body, m.rank FROM (${inner}) m JOIN ${t.records} r ON r.rid = m.rid
-            ${after ? `WHERE ${after}` : ''} ${tail}`;
-  }
-  return { count: { text: count, values: c.values }, page: { text: page, values: p.values } };
-}
-
-export function renderPeopleSearch(
-  dialect: () => Dialect,
-  t: SearchTables,
-  query: SearchQuery<PeopleFilters>,
-): RenderedSearch {
-  return render(dialect, t, query, (d) => peoplePredicates(d, t, query.filters, query.q));
-}
-
-export function renderCompanySearch(
-  dialect: () => Dialect,
-  t: SearchTables,
-  query: SearchQuery<CompanyFilters>,
-): RenderedSearch {
-  return render(dialect, t, query, (d) => companyPredicates(d, t, query.filters, query.q));
+export function choosePlan(counted: number, size: number, query: SearchQuery<unknown>): Plan | undefined {
+  const offset = offsetOf(query.start);
+  if (counted === 0 || (counted <= TOTAL_CAP && offset >= counted)) return undefined;
+  if (query.q?.length) return 'filtered';
+  const walked = ((offset + query.limit) * size) / counted;
+  return walked <= counted ? 'ordered' : 'filtered';
 }

@@ -93,9 +93,11 @@ export interface StoredKey extends ApiKey {
 /** The settings `updateKey` changes, each only when given; a key's id and token are never changed so. */
 export type KeyChanges = Partial<Pick<ApiKey, 'name' | 'scopes' | 'rate' | 'quota' | 'expires_at'>>;
 
-/** The lookup operations, as metered and audited: `/people` and `/company`. */
-export type Operation = 'people' | 'company';
-export const OPERATIONS: readonly Operation[] = ['people', 'company'];
+/** The operations metered and audited: the lookups `/people` and `/company`, and the two searches. */
+export type Operation = 'people' | 'company' | 'people_search' | 'company_search';
+export const OPERATIONS: readonly Operation[] = ['people', 'company', 'people_search', 'company_search'];
+/** The operations a quota counts (matched lookups); searches cost nothing against it. */
+export const QUOTA_OPERATIONS: readonly Operation[] = ['people', 'company'];
 
 /** What happened to a key's requests: every request, and each outcome (a 5xx counts only as a request). */
 export interface UsageCounts {

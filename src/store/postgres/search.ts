@@ -1,4 +1,4 @@
-// Searches on PostgreSQL: the shared SQL (../search-sql.ts), with pg_trgm indexes narrowing words first.
+// Searches on PostgreSQL: the shared SQL (../search-sql.ts), with pg_trgm indexes finding words.
 import type pg from 'pg';
 import {
   type CompanyFilters,
@@ -8,10 +8,13 @@ import {
   totalOf,
 } from '../../search/query.js';
 import {
+  choosePlan,
   type Dialect,
-  type RenderedSearch,
-  renderCompanySearch,
-  renderPeopleSearch,
+  type PreparedSearch,
+  prepareCompanySearch,
+  preparePeopleSearch,
+  renderCount,
+  renderPage,
   type SearchTables,
   type TextCondition,
 } from '../search-sql.js';
@@ -23,7 +26,10 @@ const TRIGRAM_INDEXED = new Set(['position', 'text']);
 /** Words hold letters and digits only, but LIKE's own characters are escaped all the same. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** PostgreSQL's spelling: numbered parameters, strpos, and LIKE '% word%' for trigram-indexed columns. */
+/**
+ * PostgreSQL's spelling: numbered parameters, strpos, and `LIKE '% word%'` on trigram-indexed columns —
+ * exactly "a word starting with word" there, since columns hold folded words each after a space.
+ */
 class PostgresDialect implements Dialect {
   readonly values: unknown[] = [];
 
@@ -36,13 +42,23 @@ class PostgresDialect implements Dialect {
     return `(strpos(${haystack}, ${needle}) > 0)::int`;
   }
 
-  textIndex(conditions: TextCondition[]): string | undefined {
-    const likes = conditions.flatMap((condition) =>
-      'all' in condition && TRIGRAM_INDEXED.has(condition.column)
-        ? condition.all.map((word) => `s.${condition.column} LIKE ${this.param(`% ${likeLiteral(word)}%`)}`)
-        : [],
+  textIndex(conditions: TextCondition[]) {
+    const exact = conditions.map(
+      ({ column, words }) => TRIGRAM_INDEXED.has(column) && words !== undefined && words.length === 1,
     );
-    return likes.length === 0 ? undefined : likes.join(' AND ');
+    const likes = conditions.flatMap(({ column, words }, i) =>
+      exact[i] ? words![0]!.map((word) => `s.${column} LIKE ${this.param(`% ${likeLiteral(word)}%`)}`) : [],
+    );
+    return likes.length === 0 ? undefined : { sql: likes.join(' AND '), exact };
+  }
+
+  inIdOrder(table: string): string {
+    return `${table} s`;
+  }
+
+  /** An expression of the column, which none of its indexes serves. */
+  unindexed(column: string, type: 'text' | 'integer'): string {
+    return type === 'text' ? `(${column} || '')` : `(${column} + 0)`;
   }
 }
 
@@ -61,35 +77,27 @@ const TABLES: Record<'people' | 'companies', SearchTables> = {
   },
 };
 
-const dialect = () => new PostgresDialect();
-
-/** Runs a rendered search: the capped count and the page in one statement, so one snapshot. */
-async function run(pool: pg.Pool, rendered: RenderedSearch): Promise<SearchPage> {
-  const { rows } = await query<{ n: string | null; id: string | null; body: string | null; rank: number }>(
+/** Counts, chooses the plan and reads the page (two statements, on the read pool). */
+async function run(pool: pg.Pool, prepared: PreparedSearch): Promise<SearchPage> {
+  const count = renderCount(new PostgresDialect(), prepared);
+  const { rows } = await query<{ n: string; size: string }>(pool, count);
+  const n = Number(rows[0]?.n ?? 0);
+  const plan = choosePlan(n, Number(rows[0]?.size ?? 0), prepared.query);
+  if (plan === undefined) return { total: totalOf(n), hits: [] };
+  const page = await query<{ id: string; body: string; rank: number }>(
     pool,
-    {
-      text: `SELECT c.n, p.id, p.body, p.rank FROM (${rendered.count.text}) c
-             LEFT JOIN LATERAL (${shifted(rendered)}) p ON TRUE ORDER BY p.rank DESC, p.id`,
-      values: [...rendered.count.values, ...rendered.page.values],
-    },
+    renderPage(new PostgresDialect(), prepared, plan),
   );
-  const total = totalOf(Number(rows[0]?.n ?? 0));
-  const hits = rows
-    .filter((row) => row.id !== null)
-    .map((row) => ({ id: row.id!, body: row.body!, rank: Number(row.rank) }));
-  return { total, hits };
-}
-
-/** The page query with its parameters renumbered to follow the count's. */
-function shifted(rendered: RenderedSearch): string {
-  const offset = rendered.count.values.length;
-  return rendered.page.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+  return {
+    total: totalOf(n),
+    hits: page.rows.map((row) => ({ id: row.id, body: row.body, rank: Number(row.rank) })),
+  };
 }
 
 export function searchPeople(pool: pg.Pool, q: SearchQuery<PeopleFilters>): Promise<SearchPage> {
-  return run(pool, renderPeopleSearch(dialect, TABLES.people, q));
+  return run(pool, preparePeopleSearch(TABLES.people, q));
 }
 
 export function searchCompanies(pool: pg.Pool, q: SearchQuery<CompanyFilters>): Promise<SearchPage> {
-  return run(pool, renderCompanySearch(dialect, TABLES.companies, q));
+  return run(pool, prepareCompanySearch(TABLES.companies, q));
 }

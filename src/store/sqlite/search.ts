@@ -1,4 +1,4 @@
-// Searches on SQLite: the shared SQL (../search-sql.ts) with FTS5 narrowing word conditions first.
+// Searches on SQLite: the shared SQL (../search-sql.ts), with FTS5 finding words and counting them.
 import type Database from 'better-sqlite3';
 import {
   type CompanyFilters,
@@ -8,38 +8,44 @@ import {
   totalOf,
 } from '../../search/query.js';
 import {
+  choosePlan,
   type Dialect,
-  type RenderedSearch,
-  renderCompanySearch,
-  renderPeopleSearch,
+  type PreparedSearch,
+  prepareCompanySearch,
+  preparePeopleSearch,
+  renderCount,
+  renderPage,
   type SearchTables,
   type TextCondition,
 } from '../search-sql.js';
 import { SEARCH_TABLES } from './search-schema.js';
 
 const quoted = (word: string) => `"${word}"`;
+const starts = (words: readonly string[]) => words.map((word) => `${quoted(word)}*`).join(' AND ');
 
-/** An FTS5 query narrowing rows to those every condition may hold for (words as starts, skills whole). */
+/**
+ * An FTS5 query for the conditions. The ascii tokenizer makes each stored word one token, so a prefix
+ * query `"eng"*` on a column is exactly "a word of it starts with eng"; phrases only narrow.
+ */
 export function ftsQuery(conditions: readonly TextCondition[]): string {
   return conditions
-    .map((condition) => {
-      const inner =
-        'all' in condition
-          ? condition.all.map((word) => `${quoted(word)}*`).join(' AND ')
-          : 'anyPhrase' in condition
-            ? condition.anyPhrase.map(quoted).join(' OR ')
-            : condition.anyOf
-                .map((words) => `(${words.map((word) => `${quoted(word)}*`).join(' AND ')})`)
-                .join(' OR ');
-      return `${condition.column} : (${inner})`;
+    .map(({ column, words, phrases }) => {
+      const inner = words
+        ? words.map((list) => `(${starts(list)})`).join(' OR ')
+        : (phrases ?? []).map(quoted).join(' OR ');
+      return `${column} : (${inner})`;
     })
     .join(' AND ');
 }
 
 /** SQLite's spelling: named parameters (better-sqlite3 binds them from an object), instr, FTS5. */
-class SqliteDialect implements Dialect {
+
+export class SqliteDialect implements Dialect {
   readonly values: unknown[] = [];
-  constructor(private readonly fts: string) {}
+  constructor(
+    private readonly fts: string,
+    private readonly idIndex: string,
+  ) {}
 
   param(value: unknown): string {
     this.values.push(value);
@@ -50,8 +56,22 @@ class SqliteDialect implements Dialect {
     return `(instr(${haystack}, ${needle}) > 0)`;
   }
 
-  textIndex(conditions: TextCondition[]): string {
-    return `s.rid IN (SELECT rowid FROM ${this.fts} WHERE ${this.fts} MATCH ${this.param(ftsQuery(conditions))})`;
+  textIndex(conditions: TextCondition[]) {
+    const sql = `s.rid IN (SELECT rowid FROM ${this.fts} WHERE ${this.fts} MATCH ${this.param(ftsQuery(conditions))})`;
+    return { sql, exact: conditions.map((condition) => condition.words !== undefined) };
+  }
+
+  textIndexCount(conditions: TextCondition[], cap: number): string | undefined {
+    if (conditions.some((condition) => condition.words === undefined)) return undefined;
+    return `SELECT count(*) FROM (SELECT 1 FROM ${this.fts} WHERE ${this.fts} MATCH ${this.param(ftsQuery(conditions))} LIMIT ${cap})`;
+  }
+
+  inIdOrder(table: string): string {
+    return `${table} s INDEXED BY ${this.idIndex}`;
+  }
+
+  unindexed(column: string): string {
+    return `+${column}`;
   }
 }
 
@@ -90,27 +110,31 @@ export class SqliteSearch {
     return statement;
   }
 
-  /** Runs a rendered search: the capped count and the page, in one read transaction. */
-  private run(rendered: RenderedSearch): SearchPage {
+  /** Counts, chooses the plan, reads the page: in one read transaction, so total and page agree. */
+  private run(entity: 'people' | 'companies', prepared: PreparedSearch): SearchPage {
+    const { fts, search } = SEARCH_TABLES[entity];
+    const dialect = () => new SqliteDialect(fts, `${search}_id`);
     return this.db.transaction(() => {
-      const counted = this.statement(rendered.count.text).pluck().get(asNamed(rendered.count.values));
-      const hits = this.statement(rendered.page.text).raw().all(asNamed(rendered.page.values)) as Array<
+      const count = renderCount(dialect(), prepared);
+      const { n, size } = this.statement(count.text).get(asNamed(count.values)) as {
+        n: number;
+        size: number;
+      };
+      const plan = choosePlan(n, size, prepared.query);
+      if (plan === undefined) return { total: totalOf(n), hits: [] };
+      const page = renderPage(dialect(), prepared, plan);
+      const hits = this.statement(page.text).raw().all(asNamed(page.values)) as Array<
         [string, string, number]
       >;
-      return {
-        total: totalOf(Number(counted)),
-        hits: hits.map(([id, body, rank]) => ({ id, body, rank })),
-      };
+      return { total: totalOf(n), hits: hits.map(([id, body, rank]) => ({ id, body, rank })) };
     })();
   }
 
   people(query: SearchQuery<PeopleFilters>): SearchPage {
-    const dialect = () => new SqliteDialect(SEARCH_TABLES.people.fts);
-    return this.run(renderPeopleSearch(dialect, TABLES.people, query));
+    return this.run('people', preparePeopleSearch(TABLES.people, query));
   }
 
   companies(query: SearchQuery<CompanyFilters>): SearchPage {
-    const dialect = () => new SqliteDialect(SEARCH_TABLES.companies.fts);
-    return this.run(renderCompanySearch(dialect, TABLES.companies, query));
+    return this.run('companies', prepareCompanySearch(TABLES.companies, query));
   }
 }

@@ -52,13 +52,13 @@ class PostgresDialect implements Dialect {
     return likes.length === 0 ? undefined : { sql: likes.join(' AND '), exact };
   }
 
-  inIdOrder(table: string): string {
-    return `${table} s`;
-  }
-
-  /** An expression of the column, which none of its indexes serves. */
-  unindexed(column: string, type: 'text' | 'integer'): string {
-    return type === 'text' ? `(${column} || '')` : `(${column} + 0)`;
+  /**
+   * A window of the table's next rows in id order, read by its id index: a subquery with a LIMIT, which
+   * the planner cannot merge with the conditions (it would otherwise guess their selectivity, badly).
+   */
+  inIdOrder(table: string, afterId: string | undefined, window: number): string {
+    const after = afterId === undefined ? '' : `WHERE t.id > ${this.param(afterId)}`;
+    return `(SELECT t.* FROM ${table} t ${after} ORDER BY t.id LIMIT ${this.param(window)}) s`;
   }
 }
 
@@ -77,21 +77,28 @@ const TABLES: Record<'people' | 'companies', SearchTables> = {
   },
 };
 
-/** Counts, chooses the plan and reads the page (two statements, on the read pool). */
+type HitRow = { id: string; body: string; rank: number };
+
+/**
+ * Counts, chooses the plan and reads the page (statements on the read pool). A walk whose window held
+ * too few matches for a full page (the last page, or matches thinner there than on average) is read
+ * again by the filtered plan.
+ */
 async function run(pool: pg.Pool, prepared: PreparedSearch): Promise<SearchPage> {
   const count = renderCount(new PostgresDialect(), prepared);
   const { rows } = await query<{ n: string; size: string }>(pool, count);
   const n = Number(rows[0]?.n ?? 0);
-  const plan = choosePlan(n, Number(rows[0]?.size ?? 0), prepared.query);
-  if (plan === undefined) return { total: totalOf(n), hits: [] };
-  const page = await query<{ id: string; body: string; rank: number }>(
-    pool,
-    renderPage(new PostgresDialect(), prepared, plan),
-  );
-  return {
-    total: totalOf(n),
-    hits: page.rows.map((row) => ({ id: row.id, body: row.body, rank: Number(row.rank) })),
-  };
+  const total = totalOf(n);
+  const choice = choosePlan(n, Number(rows[0]?.size ?? 0), prepared.query);
+  if (choice === undefined) return { total, hits: [] };
+  let page = await query<HitRow>(pool, renderPage(new PostgresDialect(), prepared, choice));
+  if (choice.plan === 'ordered' && page.rows.length < prepared.query.limit) {
+    page = await query<HitRow>(
+      pool,
+      renderPage(new PostgresDialect(), prepared, { plan: 'filtered', window: 0 }),
+    );
+  }
+  return { total, hits: page.rows.map((row) => ({ id: row.id, body: row.body, rank: Number(row.rank) })) };
 }
 
 export function searchPeople(pool: pg.Pool, q: SearchQuery<PeopleFilters>): Promise<SearchPage> {

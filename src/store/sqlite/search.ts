@@ -66,12 +66,9 @@ export class SqliteDialect implements Dialect {
     return `SELECT count(*) FROM (SELECT 1 FROM ${this.fts} WHERE ${this.fts} MATCH ${this.param(ftsQuery(conditions))} LIMIT ${cap})`;
   }
 
+  /** SQLite walks the id index when told to, and stops as soon as the page is full: no window. */
   inIdOrder(table: string): string {
     return `${table} s INDEXED BY ${this.idIndex}`;
-  }
-
-  unindexed(column: string): string {
-    return `+${column}`;
   }
 }
 
@@ -120,9 +117,9 @@ export class SqliteSearch {
         n: number;
         size: number;
       };
-      const plan = choosePlan(n, size, prepared.query);
-      if (plan === undefined) return { total: totalOf(n), hits: [] };
-      const page = renderPage(dialect(), prepared, plan);
+      const choice = choosePlan(n, size, prepared.query);
+      if (choice === undefined) return { total: totalOf(n), hits: [] };
+      const page = renderPage(dialect(), prepared, choice);
       const hits = this.statement(page.text).raw().all(asNamed(page.values)) as Array<
         [string, string, number]
       >;

@@ -29,14 +29,20 @@ export const PersonPreview = Type.Object(PREVIEW_MEMBERS, {
 });
 export type PersonPreview = Static<typeof PersonPreview>;
 
+/** Every member but the id may be left out by `fields`. */
+const trimmable = <P extends Record<string, TSchema>>(id: string, members: P) =>
+  Object.fromEntries(
+    Object.entries(members).map(([name, schema]) => [name, name === id ? schema : Type.Optional(schema)]),
+  ) as P;
+
 export const PersonPreviewV1 = Type.Object(
-  {
+  trimmable('person_id', {
     ...PREVIEW_MEMBERS,
     name: nullable(Type.String({ examples: ['Jane Citizen'] })),
     seniority: nullable(Type.String({ examples: ['Manager'] })),
     department: nullable(Type.String({ examples: ['Finance'] })),
     location: nullable(Type.Array(Type.String(), { examples: [['Sydney', 'New South Wales', 'Australia']] })),
-  },
+  }),
   {
     $id: 'PersonPreviewV1',
     title: 'PersonPreviewV1',
@@ -47,14 +53,14 @@ export const PersonPreviewV1 = Type.Object(
 );
 
 export const CompanyPreview = Type.Object(
-  {
+  trimmable('id', {
     id: Type.String({ examples: ['f000000117274'] }),
     name: nullable(Type.String({ examples: ['Acme Holdings'] })),
     fqdn: nullable(Type.String({ examples: ['acme.com.au'] })),
     industries: nullable(Type.Array(Type.String())),
     company_size: nullable(Type.String({ examples: ['11 - 50'] })),
     states: nullable(Type.Array(Type.String(), { examples: [['NSW', 'VIC']] })),
-  },
+  }),
   {
     $id: 'CompanyPreview',
     title: 'CompanyPreview',

@@ -103,7 +103,9 @@ const labelOrId = (labels: readonly string[]) =>
 
 const common = (fields: readonly string[]) => ({
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Free text; ranks results' })),
-  size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SIZE, default: 10 })),
+  size: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_SIZE, description: 'Results per page (default 10)' }),
+  ),
   cursor: Type.Optional(Type.String({ description: 'The `next` of the previous page' })),
   fields: Type.Optional(
     Type.Union([Type.Array(Type.String({ enum: [...fields] })), Type.String()], {

@@ -713,8 +713,8 @@ export interface components {
             };
             /** @description Free text; ranks results */
             q?: string;
-            /** @default 10 */
-            size: number;
+            /** @description Results per page (default 10) */
+            size?: number;
             /** @description The `next` of the previous page */
             cursor?: string;
             /** @description The result fields wanted (a list, or names separated by commas); the id always */
@@ -745,8 +745,8 @@ export interface components {
             };
             /** @description Free text; ranks results */
             q?: string;
-            /** @default 10 */
-            size: number;
+            /** @description Results per page (default 10) */
+            size?: number;
             /** @description The `next` of the previous page */
             cursor?: string;
             /** @description The result fields wanted (a list, or names separated by commas); the id always */

@@ -72,7 +72,7 @@ describe('searches', () => {
 
   it('reject a bad search with the problem naming it', async () => {
     const { enrich } = client(t.tokens.full);
-    const error = await failure(enrich.searchPeople({ filters: { seniority: 'Intern' } }));
+    const error = await failure(enrich.searchPeople({ filters: { seniority: 'Intern' as never } }));
     expect([error.status, error.code, error.parameter]).toEqual([
       400,
       'invalid_parameter',

@@ -8,7 +8,7 @@ import {
   createSearchIndexes,
   dropSearchIndexes,
   FACTS_FUNCTION,
-  ftsColumns,
+  ftsTables,
   PEOPLE_COUNTRIES,
   PERSON_COLUMNS,
   rebuildFts,
@@ -29,17 +29,14 @@ const peopleCountry = (country: string | undefined) =>
   country === 'AU' || country === 'NZ' ? country : null;
 
 function prepare(db: Database.Database) {
-  const fts = (entity: Entity) => {
-    const { fts: table, search } = SEARCH_TABLES[entity];
-    const columns = ftsColumns(entity);
-    return {
-      remove: db.prepare<[number]>(`DELETE FROM ${table} WHERE rowid = ?`),
+  const fts = (entity: Entity) =>
+    ftsTables(entity).map(({ name, columns }) => ({
+      remove: db.prepare<[number]>(`DELETE FROM ${name} WHERE rowid = ?`),
       add: db.prepare<[number]>(
-        `INSERT INTO ${table} (rowid, ${columns.map(([c]) => c).join(', ')})
-         SELECT rid, ${columns.map(([, from]) => from).join(', ')} FROM ${search} WHERE rid = ?`,
+        `INSERT INTO ${name} (rowid, ${columns.map(([c]) => c).join(', ')})
+         SELECT rid, ${columns.map(([, from]) => from).join(', ')} FROM ${SEARCH_TABLES[entity].search} WHERE rid = ?`,
       ),
-    };
-  };
+    }));
   return {
     putPerson: db.prepare(
       `INSERT OR REPLACE INTO people_search (rid, id, country, ${PERSON_COLUMNS.join(', ')})
@@ -85,9 +82,10 @@ export class SqliteSearchWrites {
     if (entity === 'people') this.putPerson(rid, id, derived as PersonFacts);
     else this.putCompany(rid, id, derived as CompanyFacts);
     if (!fts) return;
-    const words = this.s.fts[entity];
-    words.remove.run(rid);
-    words.add.run(rid);
+    for (const words of this.s.fts[entity]) {
+      words.remove.run(rid);
+      words.add.run(rid);
+    }
   }
 
   private putPerson(rid: number, id: string, facts: PersonFacts): void {
@@ -109,7 +107,7 @@ export class SqliteSearchWrites {
 
   /** Removes a record's search row and words. */
   remove(entity: Entity, rid: number): void {
-    this.s.fts[entity].remove.run(rid);
+    for (const words of this.s.fts[entity]) words.remove.run(rid);
     if (entity === 'people') {
       this.s.removePerson.run(rid);
       return;

@@ -18,7 +18,7 @@ import {
   type SearchTables,
   type TextCondition,
 } from '../search-sql.js';
-import { SEARCH_TABLES } from './search-schema.js';
+import { type FtsTable, ftsTables, SEARCH_TABLES } from './search-schema.js';
 
 const quoted = (word: string) => `"${word}"`;
 const starts = (words: readonly string[]) => words.map((word) => `${quoted(word)}*`).join(' AND ');
@@ -39,13 +39,22 @@ export function ftsQuery(conditions: readonly TextCondition[]): string {
 }
 
 /** SQLite's spelling: named parameters (better-sqlite3 binds them from an object), instr, FTS5. */
-
-export class SqliteDialect implements Dialect {
+class SqliteDialect implements Dialect {
   readonly values: unknown[] = [];
   constructor(
-    private readonly fts: string,
+    private readonly fts: readonly FtsTable[],
     private readonly idIndex: string,
   ) {}
+
+  /** The conditions grouped by the FTS index that holds their column. */
+  private byIndex(conditions: TextCondition[]): Array<[string, TextCondition[]]> {
+    return this.fts
+      .map(({ name, columns }): [string, TextCondition[]] => [
+        name,
+        conditions.filter((c) => columns.some(([column]) => column === c.column)),
+      ])
+      .filter(([, held]) => held.length > 0);
+  }
 
   param(value: unknown): string {
     this.values.push(value);
@@ -57,13 +66,22 @@ export class SqliteDialect implements Dialect {
   }
 
   textIndex(conditions: TextCondition[]) {
-    const sql = `s.rid IN (SELECT rowid FROM ${this.fts} WHERE ${this.fts} MATCH ${this.param(ftsQuery(conditions))})`;
+    const sql = this.byIndex(conditions)
+      .map(
+        ([fts, held]) =>
+          `s.rid IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${this.param(ftsQuery(held))})`,
+      )
+      .join(' AND ');
     return { sql, exact: conditions.map((condition) => condition.words !== undefined) };
   }
 
+  /** Counted from one FTS index alone, when it holds every condition and decides each exactly. */
   textIndexCount(conditions: TextCondition[], cap: number): string | undefined {
-    if (conditions.some((condition) => condition.words === undefined)) return undefined;
-    return `SELECT count(*) FROM (SELECT 1 FROM ${this.fts} WHERE ${this.fts} MATCH ${this.param(ftsQuery(conditions))} LIMIT ${cap})`;
+    const groups = this.byIndex(conditions);
+    if (groups.length !== 1 || conditions.some((condition) => condition.words === undefined))
+      return undefined;
+    const [fts] = groups[0]!;
+    return `SELECT count(*) FROM (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${this.param(ftsQuery(conditions))} LIMIT ${cap})`;
   }
 
   /** SQLite walks the id index when told to, and stops as soon as the page is full: no window. */
@@ -109,8 +127,8 @@ export class SqliteSearch {
 
   /** Counts, chooses the plan, reads the page: in one read transaction, so total and page agree. */
   private run(entity: 'people' | 'companies', prepared: PreparedSearch): SearchPage {
-    const { fts, search } = SEARCH_TABLES[entity];
-    const dialect = () => new SqliteDialect(fts, `${search}_id`);
+    const { search } = SEARCH_TABLES[entity];
+    const dialect = () => new SqliteDialect(ftsTables(entity), `${search}_id`);
     return this.db.transaction(() => {
       const count = renderCount(dialect(), prepared);
       const { n, size } = this.statement(count.text).get(asNamed(count.values)) as {

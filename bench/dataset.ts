@@ -26,7 +26,7 @@ interface SampledLine {
 /** A string of its own, not a slice of a larger one. */
 const own = (text: string) => Buffer.from(text, 'utf8').toString('utf8');
 
-async function sampleLines(file: string, count: number, random: () => number): Promise<SampledLine[]> {
+export async function sampleLines(file: string, count: number, random: () => number): Promise<SampledLine[]> {
   const kept: SampledLine[] = [];
   await forEachLine(file, (text, index) => {
     // A line is a slice of the chunk it was read in, and would keep all of that chunk alive: a sample

@@ -3,6 +3,8 @@
 /** What to send; the paths are cycled, each connection starting at a different place in the list. */
 export interface LoadSpec {
   origin: string;
+  /** GET unless told (the searches are POSTs, their parameters in the path's query). */
+  method?: 'GET' | 'POST';
   paths: string[];
   headers: Record<string, string>;
   connections: number;

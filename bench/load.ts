@@ -13,11 +13,11 @@ function checkSpec(spec: LoadSpec): void {
 }
 
 /** Each connection cycles through every path, starting evenly spread over the list. */
-function rotatingClients(paths: string[], connections: number) {
+function rotatingClients(paths: string[], connections: number, method: 'GET' | 'POST') {
   let next = 0;
   return (client: Client) => {
     const offset = Math.floor(((next++ % connections) * paths.length) / connections);
-    client.setRequests([...paths.slice(offset), ...paths.slice(0, offset)].map((path) => ({ path })));
+    client.setRequests([...paths.slice(offset), ...paths.slice(0, offset)].map((path) => ({ path, method })));
   };
 }
 
@@ -31,7 +31,7 @@ async function measure(spec: LoadSpec, duration: number, overallRate?: number) {
     overallRate,
     headers: spec.headers,
     requests: [{ path: spec.paths[0] }],
-    setupClient: rotatingClients(spec.paths, spec.connections),
+    setupClient: rotatingClients(spec.paths, spec.connections, spec.method ?? 'GET'),
   });
   instance.on('response', (_client, status, _bytes, ms) => {
     if (status >= 200 && status < 300) latencyUs.record(Math.max(1, Math.round(ms * 1000)));

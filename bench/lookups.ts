@@ -22,6 +22,8 @@ const serverPids = (server: Server) => (server.databasePid ? [server.pid, server
 export interface Target {
   name: string;
   server: Server;
+  /** GET unless told. */
+  method?: 'GET' | 'POST';
   paths: string[];
   headers: Record<string, string>;
 }
@@ -36,13 +38,20 @@ export const postgresTarget = (kind: LookupKind) => `${kind}, PostgreSQL`;
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+const specOf = (target: Target) => ({
+  origin: target.server.origin,
+  method: target.method,
+  paths: target.paths,
+  headers: target.headers,
+});
+
 /** Every target once per round, `runs` rounds: slow drifts of the machine then touch every figure alike. */
 export async function measureRounds(targets: Target[], load: LoadOptions): Promise<Map<string, Measured[]>> {
   const results = new Map<string, Measured[]>(targets.map((t) => [t.name, []]));
   for (let round = 1; round <= load.runs; round++) {
     for (const target of targets) {
       const { connections, duration, warmup } = load;
-      const spec = { origin: target.server.origin, paths: target.paths, headers: target.headers };
+      const spec = specOf(target);
       if (load.waitQuiet > 0) await waitForQuiet(load.waitQuiet);
       const measured = await runLoad({ ...spec, connections, duration, warmup }, serverPids(target.server));
       results.get(target.name)!.push(measured);
@@ -110,7 +119,7 @@ export async function measureAtRate(
 ): Promise<AtRate> {
   const offered = Math.round(share * medianOf(maxRuns, (m) => m.rps));
   const { connections, duration, warmup } = load;
-  const spec = { origin: target.server.origin, paths: target.paths, headers: target.headers };
+  const spec = specOf(target);
   if (load.waitQuiet > 0) await waitForQuiet(load.waitQuiet);
   const result = await runLoad(
     { ...spec, connections, duration, warmup, overallRate: offered },

@@ -35,6 +35,8 @@ export interface BenchOptions extends LoadOptions, CommonOptions {
   cpuProf?: string;
   /** Also import into and serve from scratch databases on this PostgreSQL server. */
   postgres?: string;
+  /** Leave out the people searches. */
+  skipSearch: boolean;
 }
 
 const common = {
@@ -58,6 +60,7 @@ const common = {
 const benchOnly = {
   quick: { type: 'boolean', default: false },
   'skip-million': { type: 'boolean', default: false },
+  'skip-search': { type: 'boolean', default: false },
   'json-server-sizes': { type: 'string' },
   'cpu-prof': { type: 'string' },
   postgres: { type: 'string' },
@@ -76,6 +79,7 @@ export const USAGE = `npm run bench -- [options]
   --seed S               data set and sampling seed (default 1)
   --json-server-sizes L  comma-separated people counts to try json-server at (default 10000,100000)
   --skip-million         skip the peak-RSS figure at 1,000,000 people (generation and import take minutes)
+  --skip-search          skip the people searches (by companyId; seniority + department + country; position)
   --data-cache DIR       keep generated data sets in DIR and reuse them
   --rev REV              benchmark src/ as committed at git revision REV (default: the working tree)
   --skip-build           reuse the benchmark's last successful build (say, while src/ is mid-edit)
@@ -123,6 +127,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     skipBuild: v['skip-build'],
     cpuProf: v['cpu-prof'],
     postgres: v.postgres,
+    skipSearch: v['skip-search'],
     out: v.out ?? (quick ? undefined : 'BENCHMARKS.md'),
   };
 }

@@ -6,6 +6,7 @@ import type { Measured } from './loadgen.js';
 import { loadGeneratorName } from './loadgen.js';
 import { CEILING_COMPANY, CEILING_PEOPLE, postgresTarget, UNACCOUNTED_ID } from './lookups.js';
 import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
+import { searchTable } from './searches.js';
 import { medianOf } from './stats.js';
 import { notes, targetTable } from './verdicts.js';
 
@@ -194,6 +195,14 @@ export function renderReport(r: BenchResults): string {
     '',
     lookupTable(r),
     '',
+    ...(r.searches.length > 0
+      ? [
+          'People searches (`POST /people/search`, issue 13), each at its maximum rate, then at 80% of it:',
+          '',
+          searchTable(r.searches),
+          '',
+        ]
+      : []),
     importTable(r),
     '',
     `json-server 0.17 (\`GET /people?id=\`, a linear scan), same load:`,

@@ -6,6 +6,7 @@ import type { Measured } from './loadgen.js';
 import { type AtRate, CEILING_COMPANY, CEILING_PEOPLE } from './lookups.js';
 import type { MemoryFigure } from './memory.js';
 import type { BenchOptions } from './options.js';
+import type { SearchRow } from './searches.js';
 import { medianOf } from './stats.js';
 import type { Machine } from './system.js';
 
@@ -23,6 +24,8 @@ export interface BenchResults {
   postgres?: { version: string; local: boolean; imports: PostgresImports['runs'] };
   lookups: Map<string, Measured[]>;
   atRate: AtRate;
+  /** The people searches, per store; none with --skip-search. */
+  searches: SearchRow[];
   /** The main server's VmHWM after every lookup run, at options.people. */
   mainPeakRssBytes: number;
   bodyBytes: { person: number; company: number };

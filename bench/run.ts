@@ -1,4 +1,5 @@
-// npm run bench: build, generate, import, load-test against the ceiling and json-server, measure memory, report.
+// npm run bench: build, generate, import, load-test lookups against the ceiling, then the people searches, then
+// json-server, measure memory, report.
 import { mkdirSync } from 'node:fs';
 import { obtainDataset } from './data-files.js';
 import { type LookupKind, type Sample, sampleLookups } from './dataset.js';
@@ -13,6 +14,7 @@ import {
   measureRounds,
   POSTGRES_LOOKUPS,
   postgresTarget,
+  type Server,
   startCeiling,
   type Target,
   UNACCOUNTED_ID,
@@ -22,6 +24,7 @@ import { type BenchOptions, parseBenchOptions, USAGE } from './options.js';
 import type { ScratchDatabase } from './postgres.js';
 import { renderReport } from './report.js';
 import type { BenchResults } from './results.js';
+import { measureSearches, type SearchRow, sampleSearches, searchTargets } from './searches.js';
 import { runScript } from './session.js';
 import { treePeakRssBytes } from './system.js';
 
@@ -42,7 +45,22 @@ async function addPostgresTargets(
     const sqlite = targets.findIndex((t) => t.name === target.name);
     targets.splice(sqlite + 1, 0, { ...target, name: postgresTarget(target.name as LookupKind) });
   }
-  return running;
+  return { running, token };
+}
+
+/** The people searches against the SQLite server and, with --postgres, the PostgreSQL one. */
+async function searches(
+  o: BenchOptions,
+  peopleFile: string,
+  servers: Array<{ server: Server; token: string; backend: SearchRow['backend'] }>,
+): Promise<SearchRow[]> {
+  if (o.skipSearch) return [];
+  const paths = await sampleSearches(peopleFile, o.sample, o.seed);
+  const targets = servers.flatMap(({ server, token, backend }) =>
+    searchTargets(server, token, paths, backend),
+  );
+  say(`searches: ${targets.length} targets × ${o.runs} run(s), then each at 80% of its maximum`);
+  return measureSearches(targets, o);
 }
 
 async function lookupsAndCeiling(
@@ -51,13 +69,14 @@ async function lookupsAndCeiling(
   work: string,
   sample: Sample,
   postgres: ScratchDatabase | undefined,
+  peopleFile: string,
 ) {
   const token = await createBenchKey(db);
   if (o.cpuProf) mkdirSync(o.cpuProf, { recursive: true });
   const enrich = await serve(db, { cpuProfDir: o.cpuProf, workers: o.workers });
   const ceiling = await startCeiling(sample, work, o.workers);
   const unaccounted = await serve(db, { workers: o.workers, env: { ENRICH_ACCOUNTING: 'false' } });
-  let overPostgres: RunningEnrich | undefined;
+  let overPostgres: { running: RunningEnrich; token: string } | undefined;
   try {
     const server = { origin: enrich.origin, pid: enrich.child.pid };
     const targets = ceilingAndLookups(server, ceiling.server, token, sample);
@@ -68,11 +87,23 @@ async function lookupsAndCeiling(
     say(`lookups: ${targets.length} targets × ${o.runs} run(s) × ${o.warmup + o.duration} s`);
     const lookups = await measureRounds(targets, o);
     const atRate = await measureAtRate(idTarget, lookups.get('id')!, o);
-    return { lookups, atRate, mainPeakRssBytes: treePeakRssBytes(enrich.child.pid) };
+    const mainPeakRssBytes = treePeakRssBytes(enrich.child.pid);
+    const searchServers: Array<{ server: Server; token: string; backend: SearchRow['backend'] }> = [
+      { server, token, backend: 'SQLite' },
+    ];
+    if (overPostgres && postgres) {
+      const pgServer = {
+        origin: overPostgres.running.origin,
+        pid: overPostgres.running.child.pid,
+        databasePid: postgres.postmasterPid,
+      };
+      searchServers.push({ server: pgServer, token: overPostgres.token, backend: 'PostgreSQL' });
+    }
+    return { lookups, atRate, mainPeakRssBytes, searches: await searches(o, peopleFile, searchServers) };
   } finally {
     await ceiling.child.stop();
     await unaccounted.child.stop();
-    await overPostgres?.child.stop();
+    await overPostgres?.running.child.stop();
     await enrich.child.stop(30_000); // under --cpu-prof, the profile is written on the way out
   }
 }
@@ -105,7 +136,7 @@ runScript('bench', parseBenchOptions, USAGE, async (session) => {
   say(`import: ${o.runs} run(s)`);
   const imports = await measureImports(files, sizes, work, o.runs);
   const pg = o.postgres ? await measurePostgresImports(files, sizes, o.postgres, o.runs) : undefined;
-  const load = await lookupsAndCeiling(o, imports.db, work, sample, pg?.database).finally(() =>
+  const load = await lookupsAndCeiling(o, imports.db, work, sample, pg?.database, files.people).finally(() =>
     pg?.database.drop(),
   );
   const postgres = pg && {

@@ -15,16 +15,20 @@ export function wrkAvailable(): boolean {
 export const WRK_MISSING =
   'wrk is not installed: `apt-get install wrk` (Debian) gives the C load generator the benchmark uses; falling back to autocannon, whose JavaScript client needs a core of its own';
 
-/** The script: cycles through the paths; `DELAY` ms between a connection's requests when rate-limited. */
+/**
+ * The script: cycles through the paths with `METHOD` (GET by default); `DELAY` ms between a connection's
+ * requests when rate-limited.
+ */
 const SCRIPT = `
 local paths = {}
 for line in io.lines(os.getenv("ENRICH_PATHS")) do paths[#paths + 1] = line end
 local i = tonumber(os.getenv("ENRICH_OFFSET") or "0")
 local pause = tonumber(os.getenv("ENRICH_DELAY") or "0")
+local method = os.getenv("ENRICH_METHOD") or "GET"
 request = function()
   i = i + 1
   if i > #paths then i = 1 end
-  return wrk.format("GET", paths[i])
+  return wrk.format(method, paths[i])
 end
 if pause > 0 then delay = function() return pause end end
 done = function(summary, latency, requests)
@@ -57,7 +61,12 @@ function wrk(
   const headers = Object.entries(spec.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', ...headers];
   const child = spawn('wrk', [...args, '-s', files.script, `${spec.origin}/`], {
-    env: { ...process.env, ENRICH_PATHS: files.paths, ENRICH_DELAY: String(delayMs) },
+    env: {
+      ...process.env,
+      ENRICH_PATHS: files.paths,
+      ENRICH_DELAY: String(delayMs),
+      ENRICH_METHOD: spec.method ?? 'GET',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   onStart?.(child.pid!);

@@ -17,6 +17,7 @@ import { registerCompany } from './routes/company.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 import { registerPeople } from './routes/people.js';
+import { registerSearch } from './routes/search.js';
 import { registerUsage } from './routes/usage.js';
 import type { Flushed } from './shutdown.js';
 import type { StoreLocation } from './store/open.js';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPeople(app, lookups);
   registerCompany(app, lookups);
   registerUsage(app, { store, limiter, accounting });
+  registerSearch(app, { store, limiter, accounting });
   registerHealth(app, store, metrics);
   registerDocs(app);
 

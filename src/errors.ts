@@ -2,6 +2,7 @@
 
 export const Problems = {
   missing_identifier: { status: 400, title: 'No identifier given' },
+  missing_filter: { status: 400, title: 'No filter given' },
   invalid_parameter: { status: 400, title: 'Invalid parameter' },
   unknown_parameter: { status: 400, title: 'Unknown parameter' },
   unauthorized: { status: 401, title: 'Unauthorized' },

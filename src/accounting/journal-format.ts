@@ -1,7 +1,13 @@
 // One journal line per keyed lookup, and what a run of lines adds to the audit log, usage and quotas.
-import type { AccountingBatch, AuditRow, Operation, UsageRow } from '../store/store.js';
+import {
+  type AccountingBatch,
+  type AuditRow,
+  type Operation,
+  QUOTA_OPERATIONS,
+  type UsageRow,
+} from '../store/store.js';
 import type { LookupRecord } from './accounting.js';
-import { outcomeOf } from './outcome.js';
+import { usageOutcome } from './outcome.js';
 import { mergeUsage } from './usage-report.js';
 
 /**
@@ -38,7 +44,8 @@ class IsoClock {
 
 /**
  * The audit entries, usage rows and quota counts of a run of journal lines (complete lines only).
- * Usage and quota are derived from the entries, so the three can never disagree.
+ * Usage and quota are derived from the entries, so the three can never disagree; quotas count matched
+ * lookups only, never searches.
  */
 export function foldLines(text: string): Folded {
   const audit: AuditRow[] = [];
@@ -75,10 +82,10 @@ export function foldLines(text: string): Folded {
     }
     last = counts;
     counts.requests++;
-    const outcome = outcomeOf(row.status);
+    const outcome = usageOutcome(row.operation, row.status, row.matched !== '');
     if (outcome === 'failed') continue;
     counts[outcome]++;
-    if (outcome !== 'matched') continue;
+    if (outcome !== 'matched' || !QUOTA_OPERATIONS.includes(row.operation)) continue;
     const period = row.at.slice(0, 7);
     let byKey = quota.get(period);
     if (!byKey) {

@@ -1,5 +1,6 @@
-// How a keyed lookup's status is metered.
+// How a keyed lookup's or search's status is metered.
 import type { LookupOutcome } from '../metrics.js';
+import { type Operation, QUOTA_OPERATIONS } from '../store/store.js';
 
 /** A lookup's outcome as metered; `failed` (a 5xx) counts as a request and nothing else. */
 export type UsageOutcome = LookupOutcome | 'failed';
@@ -10,4 +11,14 @@ export function outcomeOf(status: number): UsageOutcome {
   if (status === 404) return 'not_found';
   if (status === 409) return 'ambiguous';
   return status >= 500 ? 'failed' : 'rejected';
+}
+
+/**
+ * A keyed request's outcome as metered: a lookup's by its status; a search's `200` is `matched` when it
+ * returned at least one record and `not_found` when none.
+ */
+export function usageOutcome(operation: Operation, status: number, returnedAny: boolean): UsageOutcome {
+  const outcome = outcomeOf(status);
+  if (outcome !== 'matched' || QUOTA_OPERATIONS.includes(operation)) return outcome;
+  return returnedAny ? 'matched' : 'not_found';
 }

@@ -1,5 +1,6 @@
 // A prepared batch flattened for postMessage: one string and two typed arrays instead of thousands of
 // small objects, which cost the receiving (writing) thread more to deserialise than SQLite to store.
+import type { SearchFacts } from '../search/facts.js';
 import type { IdentifierKind, RecordToStore } from '../store/store.js';
 import type { PreparedBatch } from './batches.js';
 
@@ -14,7 +15,10 @@ const KIND_INDEX = new Map<string, number>(KINDS.map((kind, index) => [kind, ind
 const TEXT_LIMIT = 1 << 26;
 
 export interface PackedBatch extends Omit<PreparedBatch, 'records'> {
-  /** Per record: body, id, etag, then each identifier value, concatenated; a record never spans two. */
+  /**
+   * Per record: body, id, etag, its search facts as JSON ('' when not worked out), then each identifier
+   * value, concatenated; a record never spans two.
+   */
   texts: string[];
   /** How many records each of `texts` holds. */
   recordsPerText: number[];
@@ -48,12 +52,13 @@ export function packBatch({ records, ...rest }: PreparedBatch, textLimit = TEXT_
     length += piece.length;
     ends.push(length);
   };
-  for (const { body, id, etag, identifiers } of records) {
+  for (const { body, id, etag, identifiers, facts } of records) {
     if (inText > 0 && length + body.length > textLimit) flush();
     inText++;
     add(body);
     add(id);
     add(etag);
+    add(facts ? JSON.stringify(facts) : '');
     shape.push(identifiers.length);
     for (const { kind, value } of identifiers) {
       const index = KIND_INDEX.get(kind);
@@ -83,10 +88,13 @@ export function unpackBatch({ texts, recordsPerText, ends, shape, ...rest }: Pac
       const body = next();
       const id = next();
       const etag = next();
+      const facts = next();
       const count = shape[s++]!;
       const identifiers = new Array<{ kind: IdentifierKind; value: string }>(count);
       for (let i = 0; i < count; i++) identifiers[i] = { kind: KINDS[shape[s++]!]!, value: next() };
-      records.push({ id, body, etag, identifiers });
+      const record: RecordToStore = { id, body, etag, identifiers };
+      if (facts !== '') record.facts = JSON.parse(facts) as SearchFacts;
+      records.push(record);
     }
   });
   return { ...rest, records };

@@ -4,6 +4,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { companyIdentifiers, personIdentifiers } from '../identifiers/record.js';
 import { Company } from '../schemas/company.js';
 import { Person } from '../schemas/person.js';
+import { companyFacts, personFacts } from '../search/facts.js';
 import type { Entity, Identifier, RecordToStore } from '../store/store.js';
 import { innermostError, pointerToJsonPath } from './json-path.js';
 
@@ -59,5 +60,6 @@ export function prepareLine(entity: Entity, text: string): RecordToStore | Inval
   } catch (error) {
     return new Invalid('$', `Could not read identifiers: ${(error as Error).message}`);
   }
-  return { id: record.id, body: text, etag: etagOf(text), identifiers };
+  const facts = entity === 'people' ? personFacts(record as never) : companyFacts(record as never);
+  return { id: record.id, body: text, etag: etagOf(text), identifiers, facts };
 }

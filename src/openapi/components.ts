@@ -46,6 +46,14 @@ export const HEADERS = {
     description: "Matched lookups left in the key's monthly quota; sent only for keys that have a quota",
     schema: { ...integer, examples: [9500] },
   },
+  'Enrich-Total': {
+    description: 'How many records match the search, counted exactly up to 10,000',
+    schema: { ...integer, examples: [734] },
+  },
+  'Enrich-Total-Relation': {
+    description: '`eq` when `Enrich-Total` is exact, `gte` when more match than it says (10,000)',
+    schema: { type: 'string', examples: ['eq'] },
+  },
   'WWW-Authenticate': {
     description:
       'The authentication scheme to use: `Bearer`, with `error="invalid_token"` when one was refused',
@@ -105,6 +113,19 @@ export const RESPONSES = {
       detail: 'work_email: not an e-mail address (expected name@domain.tld)',
       parameter: 'work_email',
     },
+  }),
+  SearchBadRequest: problem('The search is not one the operation accepts', KEYED, {
+    missing_filter: {
+      detail: 'Give at least one filter: companyId, position, seniority, department, selectedCountry.',
+      accepted: ['companyId', 'position', 'seniority', 'department', 'selectedCountry'],
+    },
+    unknown_parameter: {
+      detail:
+        'Unknown parameter "title"; accepted: companyId, position, seniority, department, selectedCountry, from, size.',
+      parameter: 'title',
+      accepted: ['companyId', 'position', 'seniority', 'department', 'selectedCountry', 'from', 'size'],
+    },
+    invalid_parameter: { detail: 'seniority must be a whole number from 1 to 7.', parameter: 'seniority' },
   }),
   Unauthorized: problem(
     'No token, or one that is not (or no longer) valid',

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Company } from '../schemas/company.js';
 import { Person } from '../schemas/person.js';
 import { Problem } from '../schemas/problem.js';
+import { SEARCH_SCHEMAS } from '../schemas/search.js';
 import { Usage } from '../schemas/usage.js';
 import { HEADERS, headers, publicResponses, RESPONSES } from './components.js';
 
@@ -29,7 +30,7 @@ Errors are \`application/problem+json\` with a stable \`code\`. Each key has a t
 export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
 
 /** The named schemas: generated clients get a type of each name. */
-const SCHEMAS = [Person, Company, Problem, Usage];
+const SCHEMAS = [Person, Company, Problem, Usage, ...SEARCH_SCHEMAS];
 
 type Document = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>> };
 
@@ -71,6 +72,7 @@ export async function registerOpenapi(app: FastifyInstance): Promise<void> {
       },
       tags: [
         { name: 'lookups', description: 'Person and company lookups' },
+        { name: 'search', description: 'Finding people and companies by filters and text' },
         { name: 'usage', description: "The calling key's own usage" },
         { name: 'operations', description: 'Health, readiness, metrics and this document' },
       ],

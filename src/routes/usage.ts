@@ -8,7 +8,7 @@ import type { RateLimiter } from '../limits/rate-limit.js';
 import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
 import type { Usage } from '../schemas/usage.js';
-import type { Store } from '../store/store.js';
+import { QUOTA_OPERATIONS, type Store } from '../store/store.js';
 
 export interface UsageDeps {
   store: Store;
@@ -54,8 +54,9 @@ export function registerUsage(app: FastifyInstance, { store, limiter, accounting
       });
       const rows = mergeUsage(await store.usage({ keyId: key.id, since }));
       const totals = sumUsage(rows);
-      // Matched lookups are what a quota counts, so the metered figure is the quota's too.
-      const remaining = key.quota === null ? null : Math.max(0, key.quota - totals.matched);
+      // Matched lookups are what a quota counts (searches cost nothing), so the metered figure is the quota's.
+      const lookups = sumUsage(rows.filter((row) => QUOTA_OPERATIONS.includes(row.operation)));
+      const remaining = key.quota === null ? null : Math.max(0, key.quota - lookups.matched);
       if (remaining !== null) reply.header('enrich-quota-remaining', String(remaining));
       return {
         key_id: key.id,

@@ -1,5 +1,8 @@
 // The Store interface: every backend (SQLite, PostgreSQL) implements all of it, and one contract suite tests each.
 
+import type { SearchFacts } from '../search/facts.js';
+import type { CompanyFilters, PeopleFilters, SearchPage, SearchQuery } from '../search/query.js';
+
 export type Entity = 'people' | 'companies';
 
 /** A value, or a promise of it: what a backend that can answer at once answers without a promise. */
@@ -36,6 +39,11 @@ export interface ServedRecord {
 /** A record ready to be written: validated body text, its etag and every identifier it carries. */
 export interface RecordToStore extends StoredRecord {
   identifiers: Identifier[];
+  /**
+   * Its search columns (src/search/facts.ts), when worked out already (by an import's parse workers);
+   * the store derives them from the body otherwise.
+   */
+  facts?: SearchFacts;
 }
 
 /**
@@ -85,9 +93,11 @@ export interface StoredKey extends ApiKey {
 /** The settings `updateKey` changes, each only when given; a key's id and token are never changed so. */
 export type KeyChanges = Partial<Pick<ApiKey, 'name' | 'scopes' | 'rate' | 'quota' | 'expires_at'>>;
 
-/** The lookup operations, as metered and audited: `/people` and `/company`. */
-export type Operation = 'people' | 'company';
-export const OPERATIONS: readonly Operation[] = ['people', 'company'];
+/** The operations metered and audited: the lookups `/people` and `/company`, and the two searches. */
+export type Operation = 'people' | 'company' | 'people_search' | 'company_search';
+export const OPERATIONS: readonly Operation[] = ['people', 'company', 'people_search', 'company_search'];
+/** The operations a quota counts (matched lookups); searches cost nothing against it. */
+export const QUOTA_OPERATIONS: readonly Operation[] = ['people', 'company'];
 
 /** What happened to a key's requests: every request, and each outcome (a 5xx counts only as a request). */
 export interface UsageCounts {
@@ -187,6 +197,14 @@ export interface Store {
    * Undefined when the entity is not empty, or the backend has no faster way (PostgreSQL: COPY already).
    */
   beginBulkLoad?(entity: Entity): Promise<BulkLoad | undefined>;
+  /**
+   * People matching every filter (and `q`'s words), ordered by id, or by rank then id with `q`, from
+   * `query.start`: the page's records (id and stored body) and the total, exact up to TOTAL_CAP. Every
+   * write keeps the search tables in step, so a search sees what a lookup would.
+   */
+  searchPeople(query: SearchQuery<PeopleFilters>): Promise<SearchPage>;
+  /** Companies matching every filter (and `q`), as `searchPeople`. */
+  searchCompanies(query: SearchQuery<CompanyFilters>): Promise<SearchPage>;
   /** Removes records and their identifiers; returns how many existed. */
   delete(entity: Entity, ids: string[]): Promise<number>;
   /** Every stored body, in id order. */

@@ -13,16 +13,28 @@ const examples = readFileSync(README, 'utf8')
   .split('\n')
   .filter((line) => /^curl .*localhost:8080\//.test(line));
 
-/** A curl line's header and URL: `curl -H "Name: value" 'url'` (the URL quoted or not). */
-function parseCurl(line: string): { headers: Record<string, string>; url: string } {
+/**
+ * A curl line's method, headers, body and URL: `curl [-X POST] -H "Name: value" [-d '{…}'] 'url'` (the URL
+ * quoted or not).
+ */
+function parseCurl(line: string): {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  url: string;
+} {
   const headers: Record<string, string> = {};
   for (const [, name, value] of line.matchAll(/-H "([^:]+): ([^"]*)"/g))
     headers[name!.toLowerCase()] = value!;
+  const method = /-X (\w+)/.exec(line)?.[1] ?? 'GET';
+  const body = /-d '([^']*)'/.exec(line)?.[1];
   const rest = line
     .replace(/-H "[^"]*"/g, '')
+    .replace(/-X \w+/, '')
+    .replace(/-d '[^']*'/, '')
     .replace(/^curl\s+/, '')
     .trim();
-  return { headers, url: rest.replace(/^'(.*)'$/, '$1') };
+  return { method, headers, ...(body === undefined ? {} : { body }), url: rest.replace(/^'(.*)'$/, '$1') };
 }
 
 describe('the README examples, against npm start', () => {
@@ -39,9 +51,20 @@ describe('the README examples, against npm start', () => {
     expect(examples.length).toBeGreaterThanOrEqual(4);
   });
 
+  it('includes searches of both forms', () => {
+    expect(examples.filter((line) => line.includes('/people/search')).length).toBeGreaterThanOrEqual(2);
+    expect(examples.some((line) => line.includes('/v1/people/search'))).toBe(true);
+  });
+
   it.each(examples)('answers %s', async (line) => {
-    const { headers, url } = parseCurl(line.replaceAll('$KEY', token));
-    const response = await fetch(url.replace(/^(http:\/\/)?localhost:8080/, server.url), { headers });
-    expect(response.status, await response.text()).toBe(200);
+    const { url, ...request } = parseCurl(line.replaceAll('$KEY', token));
+    const response = await fetch(url.replace(/^(http:\/\/)?localhost:8080/, server.url), request);
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    // A search finds someone in the demo set: its filters were picked to match demo records.
+    if (url.includes('/search')) {
+      const answer = JSON.parse(text) as unknown[] | { results: unknown[] };
+      expect(Array.isArray(answer) ? answer : answer.results, text).not.toHaveLength(0);
+    }
   });
 });

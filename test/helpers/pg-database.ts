@@ -37,7 +37,7 @@ export async function createTestDatabase(
     truncate: () =>
       onAdminDatabase(
         database.url,
-        `TRUNCATE people, people_ident, companies, companies_ident, api_keys, quota_use,
+        `TRUNCATE people, people_ident, people_search, companies, companies_ident, companies_search, api_keys, quota_use,
           key_usage, audit_log, audit_match, suppressions, journal_folds, retired_key_hashes RESTART IDENTITY`,
       ),
     drop: () => onAdminDatabase(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),

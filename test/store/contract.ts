@@ -8,6 +8,7 @@ import type {
   Store,
   UsageRow,
 } from '../../src/store/store.js';
+import { searchContract } from './search-contract.js';
 
 const person = (n: number, identifiers: Identifier[], extra = ''): RecordToStore => {
   const id = `fp${String(n).padStart(12, '0')}`;
@@ -569,5 +570,7 @@ export function describeStoreContract(
     it('answers a ping', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
     });
+
+    describe('search', () => searchContract(() => store));
   });
 }

@@ -3,7 +3,19 @@ import createFetchClient, { type Client } from 'openapi-fetch';
 import { EnrichError, isProblem } from './errors.js';
 import { fetchWithRetries } from './retry.js';
 import type { paths } from './schema.js';
-import type { Company, CompanyQuery, Person, PersonQuery, Usage } from './types.js';
+import type {
+  Company,
+  CompanyQuery,
+  CompanySearchPage,
+  CompanySearchRequest,
+  CompanySearchResult,
+  PeopleSearchPage,
+  PeopleSearchRequest,
+  Person,
+  PersonQuery,
+  PersonSearchResult,
+  Usage,
+} from './types.js';
 
 export interface EnrichOptions {
   /** Where the service is, e.g. `http://127.0.0.1:8080`. */
@@ -75,6 +87,47 @@ export class Enrich {
     );
   }
 
+  /**
+   * One page of people matching the filters and/or `q` (`POST /v1/people/search`); pass its `next` as
+   * `cursor` for the following page.
+   * @example const page = await enrich.searchPeople({ filters: { seniority: 'Manager', state: 'NSW' }, size: 50 });
+   */
+  searchPeople(body: PeopleSearchRequest, options?: CallOptions): Promise<PeopleSearchPage> {
+    return this.#call((init) => this.#api.POST('/v1/people/search', { ...init, body }), options);
+  }
+
+  /**
+   * Every person matching, page after page (one call each, with `body.size` results per page): a record
+   * there throughout is yielded once, whatever is imported meanwhile.
+   * @example for await (const person of enrich.searchPeopleAll({ q: 'finance manager' })) console.log(person.person_id);
+   */
+  searchPeopleAll(body: PeopleSearchRequest, options?: CallOptions): AsyncGenerator<PersonSearchResult> {
+    return this.#pages((cursor) => this.searchPeople({ ...body, ...cursor }, options));
+  }
+
+  /** One page of companies matching the filters and/or `q` (`POST /v1/company/search`). */
+  searchCompanies(body: CompanySearchRequest, options?: CallOptions): Promise<CompanySearchPage> {
+    return this.#call((init) => this.#api.POST('/v1/company/search', { ...init, body }), options);
+  }
+
+  /** Every company matching, page after page. */
+  searchCompaniesAll(body: CompanySearchRequest, options?: CallOptions): AsyncGenerator<CompanySearchResult> {
+    return this.#pages((cursor) => this.searchCompanies({ ...body, ...cursor }, options));
+  }
+
+  /** The results of every page, following `next` from the page `body.cursor` names (or the first). */
+  async *#pages<T>(
+    page: (cursor: { cursor?: string }) => Promise<{ results: T[]; next: string | null }>,
+  ): AsyncGenerator<T> {
+    let cursor: { cursor?: string } = {};
+    for (;;) {
+      const { results, next } = await page(cursor);
+      yield* results;
+      if (next === null) return;
+      cursor = { cursor: next };
+    }
+  }
+
   /** The calling key's usage this month: per day and operation, totals, and its quota left. */
   usage(options?: CallOptions): Promise<Usage> {
     return this.#call((init) => this.#api.GET('/v1/usage', init), options);
@@ -82,8 +135,8 @@ export class Enrich {
 
   /**
    * One operation, bounded in time, retried as the server asks, its error response thrown as EnrichError.
-   * Every method is one such call; a bulk helper would make one per chunk of its list, a search helper one
-   * per page (an async generator), each with the caller's signal.
+   * Every method is one such call; the search iterators make one per page, each with the caller's signal
+   * (a bulk helper would make one per chunk of its list).
    */
   async #call<T>(send: (init: CallInit) => Promise<Answer<T>>, options: CallOptions = {}): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;

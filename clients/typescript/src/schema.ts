@@ -135,6 +135,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/people/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find people by company, position, seniority, department and country (deployed form)
+         * @description The people search of the deployed API, wire-compatible: parameters in the
+         *     query string (any body is ignored), at least one filter, every filter to hold. Results are ordered by person
+         *     id, so `from`/`size` pages are stable while records are added after them; the total is in
+         *     `Enrich-Total` (exact up to 10,000, then `Enrich-Total-Relation: gte`). Needs `people:read`; rate-limited
+         *     like lookups; costs nothing against the monthly quota.
+         */
+        post: operations["searchPeopleCompatible"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find people by filters and free text, a page at a time
+         * @description Filters in a JSON body, each a value or a list (any of its values), every filter
+         *     to hold; `q` is free text (every word, as a word or the start of one). With `q` results are ranked — for
+         *     each word and text field, 1 for the start of a word, 1 more for the whole word — then ordered by id; without,
+         *     by id. Pages continue with `cursor` (the previous page's `next`): a record that was there throughout is
+         *     never repeated or skipped, whatever is imported meanwhile. Needs the entity's read scope; rate-limited like
+         *     lookups; costs nothing against the monthly quota. Fields of results: people person_id, name, position, company_name, linkedin, seniority, department, location, has_email, has_personal_email, has_phone, has_dnd_phone, has_mobile;
+         *     companies id, name, fqdn, industries, company_size, states.
+         */
+        post: operations["searchPeople"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/company/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find companies by filters and free text, a page at a time
+         * @description Filters in a JSON body, each a value or a list (any of its values), every filter
+         *     to hold; `q` is free text (every word, as a word or the start of one). With `q` results are ranked — for
+         *     each word and text field, 1 for the start of a word, 1 more for the whole word — then ordered by id; without,
+         *     by id. Pages continue with `cursor` (the previous page's `next`): a record that was there throughout is
+         *     never repeated or skipped, whatever is imported meanwhile. Needs the entity's read scope; rate-limited like
+         *     lookups; costs nothing against the monthly quota. Fields of results: people person_id, name, position, company_name, linkedin, seniority, department, location, has_email, has_personal_email, has_phone, has_dnd_phone, has_mobile;
+         *     companies id, name, fqdn, industries, company_size, states.
+         */
+        post: operations["searchCompanies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -454,7 +530,7 @@ export interface components {
              * @description Stable, machine-readable problem code
              * @enum {string}
              */
-            code: "missing_identifier" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "ambiguous_match" | "rate_limited" | "internal" | "unavailable";
+            code: "missing_identifier" | "missing_filter" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "ambiguous_match" | "rate_limited" | "internal" | "unavailable";
             /** @description The id of the request, also sent as X-Request-Id */
             request_id: string;
             /** @description `invalid_parameter` and `unknown_parameter`: the query parameter at fault */
@@ -484,14 +560,14 @@ export interface components {
             period: string;
             /** @description Matched lookups allowed per period */
             quota: number | null;
-            /** @description Matched lookups left this period; null without a quota */
+            /** @description Matched lookups left this period (searches cost none); null without a quota */
             quota_remaining: number | null;
             totals: {
-                /** @description Every keyed lookup, whatever its outcome */
+                /** @description Every keyed lookup or search, whatever its outcome */
                 requests: number;
-                /** @description 200 and 304: one record found (what a quota counts) */
+                /** @description Lookups: 200 and 304, one record found (what a quota counts). Searches: 200 with at least one result */
                 matched: number;
-                /** @description 404 */
+                /** @description Lookups: 404. Searches: 200 with no result */
                 not_found: number;
                 /** @description 409 */
                 ambiguous: number;
@@ -505,12 +581,16 @@ export interface components {
                  * @example 2026-11-22
                  */
                 day: string;
-                operation: "people" | "company";
-                /** @description Every keyed lookup, whatever its outcome */
+                /**
+                 * @description The lookups people and company; the searches people_search and company_search
+                 * @enum {string}
+                 */
+                operation: "people" | "company" | "people_search" | "company_search";
+                /** @description Every keyed lookup or search, whatever its outcome */
                 requests: number;
-                /** @description 200 and 304: one record found (what a quota counts) */
+                /** @description Lookups: 200 and 304, one record found (what a quota counts). Searches: 200 with at least one result */
                 matched: number;
-                /** @description 404 */
+                /** @description Lookups: 404. Searches: 200 with no result */
                 not_found: number;
                 /** @description 409 */
                 ambiguous: number;
@@ -518,10 +598,176 @@ export interface components {
                 rejected: number;
             }[];
         };
+        /**
+         * PersonPreview
+         * @description What the people search shows of a person: how they can be reached, never the details
+         */
+        PersonPreview: {
+            /**
+             * @description The person's id
+             * @example fp000000067890
+             */
+            person_id: string;
+            position: string | null;
+            company_name: string | null;
+            linkedin: string | null;
+            /** @description At least one work e-mail */
+            has_email: boolean;
+            /** @description At least one personal e-mail */
+            has_personal_email: boolean;
+            /** @description At least one phone number */
+            has_phone: boolean;
+            /** @description At least one phone number marked do-not-disturb */
+            has_dnd_phone: boolean;
+            /** @description At least one Australian or New Zealand mobile number (04…, +61 4…, 02x…, +64 2…) */
+            has_mobile: boolean;
+        };
+        /**
+         * PersonPreviewV1
+         * @description A person in /v1 search results: the preview, with who and where they are (`fields` may trim it)
+         */
+        PersonPreviewV1: {
+            /**
+             * @description The person's id
+             * @example fp000000067890
+             */
+            person_id: string;
+            position?: string | null;
+            company_name?: string | null;
+            linkedin?: string | null;
+            /** @description At least one work e-mail */
+            has_email?: boolean;
+            /** @description At least one personal e-mail */
+            has_personal_email?: boolean;
+            /** @description At least one phone number */
+            has_phone?: boolean;
+            /** @description At least one phone number marked do-not-disturb */
+            has_dnd_phone?: boolean;
+            /** @description At least one Australian or New Zealand mobile number (04…, +61 4…, 02x…, +64 2…) */
+            has_mobile?: boolean;
+            name?: string | null;
+            seniority?: string | null;
+            department?: string | null;
+            location?: string[] | null;
+        };
+        /**
+         * CompanyPreview
+         * @description A company in /v1 search results (`fields` may trim it)
+         */
+        CompanyPreview: {
+            /** @example f000000117274 */
+            id: string;
+            name?: string | null;
+            fqdn?: string | null;
+            industries?: string[] | null;
+            company_size?: string | null;
+            states?: string[] | null;
+        };
+        /** SearchTotal */
+        SearchTotal: {
+            /** @description Matches, counted exactly up to 10,000 */
+            value: number;
+            /** @description `eq`: exactly `value`; `gte`: at least `value` (10,000) */
+            relation: "eq" | "gte";
+        };
+        /**
+         * PeopleSearchPage
+         * @description A page of people
+         */
+        PeopleSearchPage: {
+            total: components["schemas"]["SearchTotal"];
+            results: components["schemas"]["PersonPreviewV1"][];
+            next: string | null;
+        };
+        /**
+         * CompanySearchPage
+         * @description A page of companies
+         */
+        CompanySearchPage: {
+            total: components["schemas"]["SearchTotal"];
+            results: components["schemas"]["CompanyPreview"][];
+            next: string | null;
+        };
+        /**
+         * PeopleSearchRequest
+         * @description Filters (each a value or a list of any-of values, all of them to hold) and/or q
+         */
+        PeopleSearchRequest: {
+            filters?: {
+                /** @description The current company's id */
+                company_id?: string | string[];
+                /** @description The current company's website or domain, found as a company lookup finds it */
+                company_domain?: string | string[];
+                /** @description A label or its id, 1–7 */
+                seniority?: (("Board Member / Company Director" | "Owner / Founder" | "C-Suite / Partner" | "VP/Director / Head of" | "Manager" | "Other" | "No Data Available") | number) | (("Board Member / Company Director" | "Owner / Founder" | "C-Suite / Partner" | "VP/Director / Head of" | "Manager" | "Other" | "No Data Available") | number)[];
+                /** @description A label or its id, 1–17 */
+                department?: (("General Management" | "Sales" | "Trades" | "Operations" | "Engineering & Technical" | "Human Resources" | "Customer Service" | "Medicine & Healthcare" | "Research & Analysis" | "Legal" | "Marketing" | "Education & Training" | "Consulting" | "Finance" | "Product" | "Other" | "No Data Available") | number) | (("General Management" | "Sales" | "Trades" | "Operations" | "Engineering & Technical" | "Human Resources" | "Customer Service" | "Medicine & Healthcare" | "Research & Analysis" | "Legal" | "Marketing" | "Education & Training" | "Consulting" | "Finance" | "Product" | "Other" | "No Data Available") | number)[];
+                /** @description AU or NZ: the location's last entry, else the current company's hq_country */
+                country?: string | string[];
+                /** @description A state or region, by name or abbreviation (NSW) */
+                state?: string | string[];
+                /** @description Words within the person's location */
+                location?: string | string[];
+                /** @description A skill the person lists (case and accents ignored) */
+                skills?: string | string[];
+            };
+            /** @description Free text; ranks results */
+            q?: string;
+            /** @description Results per page (default 10) */
+            size?: number;
+            /** @description The `next` of the previous page */
+            cursor?: string;
+            /** @description The result fields wanted (a list, or names separated by commas); the id always */
+            fields?: ("person_id" | "name" | "position" | "company_name" | "linkedin" | "seniority" | "department" | "location" | "has_email" | "has_personal_email" | "has_phone" | "has_dnd_phone" | "has_mobile")[] | string;
+        };
+        /**
+         * CompanySearchRequest
+         * @description Filters (each a value or a list of any-of values, all of them to hold) and/or q
+         */
+        CompanySearchRequest: {
+            filters?: {
+                /** @description One of the industries the company lists */
+                industry?: string | string[];
+                /** @description A size label (11 - 50); spaces and case ignored */
+                company_size?: string | string[];
+                /** @description A state the company is in (NSW) */
+                state?: string | string[];
+                /** @description hq_country: AU, NZ, or a name */
+                country?: string | string[];
+                /** @description A technology named in nextGen.technographics */
+                technology?: string | string[];
+                /** @description A revenue label ($1M - $10M) */
+                revenue?: string | string[];
+                year_founded?: {
+                    gte?: number;
+                    lte?: number;
+                };
+            };
+            /** @description Free text; ranks results */
+            q?: string;
+            /** @description Results per page (default 10) */
+            size?: number;
+            /** @description The `next` of the previous page */
+            cursor?: string;
+            /** @description The result fields wanted (a list, or names separated by commas); the id always */
+            fields?: ("id" | "name" | "fqdn" | "industries" | "company_size" | "states")[] | string;
+        };
     };
     responses: {
         /** @description The query is not one the operation accepts */
         BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The search is not one the operation accepts */
+        SearchBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -666,6 +912,10 @@ export interface components {
         "Retry-After": number;
         /** @description Matched lookups left in the key's monthly quota; sent only for keys that have a quota */
         "Enrich-Quota-Remaining": number;
+        /** @description How many records match the search, counted exactly up to 10,000 */
+        "Enrich-Total": number;
+        /** @description `eq` when `Enrich-Total` is exact, `gte` when more match than it says (10,000) */
+        "Enrich-Total-Relation": string;
         /** @description The authentication scheme to use: `Bearer`, with `error="invalid_token"` when one was refused */
         "WWW-Authenticate": string;
     };
@@ -1002,6 +1252,142 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    searchPeopleCompatible: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The current company's id
+                 * @example f000000117274
+                 */
+                companyId?: string;
+                /**
+                 * @description Words of the position, each as a word or the start of one; case, accents and punctuation ignored
+                 * @example eng man
+                 */
+                position?: string;
+                /**
+                 * @description Seniority id: 1 = Board Member / Company Director; 2 = Owner / Founder; 3 = C-Suite / Partner; 4 = VP/Director / Head of; 5 = Manager; 6 = Other; 7 = No Data Available
+                 * @example 5
+                 */
+                seniority?: string;
+                /**
+                 * @description Department id: 1 = General Management; 2 = Sales; 3 = Trades; 4 = Operations; 5 = Engineering & Technical; 6 = Human Resources; 7 = Customer Service; 8 = Medicine & Healthcare; 9 = Research & Analysis; 10 = Legal; 11 = Marketing; 12 = Education & Training; 13 = Consulting; 14 = Finance; 15 = Product; 16 = Other; 17 = No Data Available
+                 * @example 14
+                 */
+                department?: string;
+                /**
+                 * @description AU or NZ: the location's last entry when it names a country, else the current company's hq_country
+                 * @example AU
+                 */
+                selectedCountry?: string;
+                /**
+                 * @description Results to skip (default 0, at most 10,000)
+                 * @example 0
+                 */
+                from?: string;
+                /**
+                 * @description Results per page: 1 to 100 (default 10)
+                 * @example 10
+                 */
+                size?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of people, in id order (empty when nothing matches) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Enrich-Total": components["headers"]["Enrich-Total"];
+                    "Enrich-Total-Relation": components["headers"]["Enrich-Total-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonPreview"][];
+                };
+            };
+            400: components["responses"]["SearchBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    searchPeople: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PeopleSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description The page, its total and the cursor of the next */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeopleSearchPage"];
+                };
+            };
+            400: components["responses"]["SearchBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    searchCompanies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanySearchRequest"];
+            };
+        };
+        responses: {
+            /** @description The page, its total and the cursor of the next */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanySearchPage"];
+                };
+            };
+            400: components["responses"]["SearchBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -18,3 +18,16 @@ export type Scope = NonNullable<Problem['required_scope']>;
 export type PersonQuery = NonNullable<operations['lookupPersonV1']['parameters']['query']>;
 /** The identifiers a company can be looked up by; give one or more. */
 export type CompanyQuery = NonNullable<operations['lookupCompanyV1']['parameters']['query']>;
+
+/** A `/v1/people/search` body: filters (each a value or a list of any-of values) and/or `q`, size, cursor, fields. */
+export type PeopleSearchRequest = Schemas['PeopleSearchRequest'];
+/** A page of people: the total, the results and the cursor of the next page (null on the last). */
+export type PeopleSearchPage = Schemas['PeopleSearchPage'];
+/** A person in search results: how they can be reached (never the details), who and where they are. */
+export type PersonSearchResult = Schemas['PersonPreviewV1'];
+/** A `/v1/company/search` body. */
+export type CompanySearchRequest = Schemas['CompanySearchRequest'];
+/** A page of companies. */
+export type CompanySearchPage = Schemas['CompanySearchPage'];
+/** A company in search results. */
+export type CompanySearchResult = Schemas['CompanyPreview'];

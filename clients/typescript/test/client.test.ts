@@ -1,7 +1,7 @@
 // The client against a real `enrich serve`: records, null for 404, typed errors, retries, aborts and timeouts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Company, Enrich, EnrichError, type Person, type PersonQuery } from '../src/index.js';
-import { proxyTo, startServer, stubServer, type TestServer, unavailable } from './server.js';
+import { MANAGERS, proxyTo, startServer, stubServer, type TestServer, unavailable } from './server.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -41,6 +41,47 @@ const rejection = (call: Promise<unknown>) =>
     () => undefined,
     (e: unknown) => e as Error,
   );
+
+describe('searches', () => {
+  it('return a page of people, and the next page from its cursor', async () => {
+    const { enrich } = client(t.tokens.full);
+    const page = await enrich.searchPeople({ filters: { seniority: 'Manager' }, size: 5, fields: ['name'] });
+    expect(page.total).toEqual({ value: 7, relation: 'eq' });
+    expect(page.results.map((r) => r.person_id)).toEqual(MANAGERS.slice(0, 5).map((m) => m.id));
+    expect(page.results[0]).toEqual({ person_id: 'fp000000000101', name: 'Manager 1' });
+    const next = await enrich.searchPeople({
+      filters: { seniority: 'Manager' },
+      size: 5,
+      cursor: page.next!,
+    });
+    expect(next.results.map((r) => r.person_id)).toEqual(MANAGERS.slice(5).map((m) => m.id));
+    expect(next.next).toBeNull();
+  });
+
+  it('iterate over every page, one call each', async () => {
+    const { enrich, sent } = client(t.tokens.full);
+    const ids: string[] = [];
+    for await (const person of enrich.searchPeopleAll({ q: 'finance manager', size: 2 }))
+      ids.push(person.person_id);
+    expect(ids).toEqual(MANAGERS.map((m) => m.id));
+    expect(sent()).toBe(4);
+    const companies: string[] = [];
+    for await (const company of enrich.searchCompaniesAll({ q: 'acme', size: 1 })) companies.push(company.id);
+    expect(companies).toEqual(['f000000000001', 'f000000000002']);
+  });
+
+  it('reject a bad search with the problem naming it', async () => {
+    const { enrich } = client(t.tokens.full);
+    const error = await failure(enrich.searchPeople({ filters: { seniority: 'Intern' as never } }));
+    expect([error.status, error.code, error.parameter]).toEqual([
+      400,
+      'invalid_parameter',
+      'filters.seniority',
+    ]);
+    const forbidden = await failure(client(t.tokens.companyOnly).enrich.searchPeople({ q: 'jane' }));
+    expect(forbidden.code).toBe('forbidden');
+  });
+});
 
 describe('lookups', () => {
   it('return the person and the company the identifiers find, typed', async () => {

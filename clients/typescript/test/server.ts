@@ -14,6 +14,16 @@ import { openSqliteStore } from '../../../src/store/sqlite/store.js';
 import { type Server, serve } from '../../../test/cluster/serve.js';
 import { COMPANIES, PEOPLE, seed } from '../../../test/helpers/app.js';
 
+/** Seven finance managers at Acme, for the searches: ids fp000000000101 … fp000000000107. */
+export const MANAGERS = Array.from({ length: 7 }, (_, i) => ({
+  id: `fp00000000010${i + 1}`,
+  name: `Manager ${i + 1}`,
+  position: 'Finance Manager',
+  seniority: 'Manager',
+  department: 'Finance',
+  current_company: { id: 'f000000000001', name: 'Acme Holdings' },
+}));
+
 export interface TestServer {
   url: string;
   server: Server;
@@ -27,7 +37,7 @@ export async function startServer(): Promise<TestServer> {
   const store = openSqliteStore(db);
   let tokens: TestServer['tokens'];
   try {
-    await seed(store, 'people', PEOPLE);
+    await seed(store, 'people', [...PEOPLE, ...MANAGERS]);
     await seed(store, 'companies', COMPANIES);
     const key = async (request: Partial<KeyRequest>) =>
       (await issueKey(store, { name: 'client test', ...request })).token;

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Entity, RecordToStore } from '../store.js';
 import { type BinaryCopyEncoder, copyEncoded } from './binary-copy.js';
 import { type ENTITY_TABLES, IDENTIFIER_KIND_CODES } from './schema.js';
+import { forgetEmployeesCountry } from './search-writes.js';
 
 export type Tables = (typeof ENTITY_TABLES)[Entity];
 
@@ -91,8 +92,8 @@ export async function removeIdentifiers(
 export async function deleteRecords(client: pg.PoolClient, t: Tables, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   await preferIndexProbes(client);
-  const { rows } = await client.query<{ rid: string; idents: string[] }>({
-    text: `DELETE FROM ${t.records} WHERE id = ANY($1::text[]) RETURNING rid, idents`,
+  const { rows } = await client.query<{ rid: string; id: string; idents: string[] }>({
+    text: `DELETE FROM ${t.records} WHERE id = ANY($1::text[]) RETURNING rid, id, idents`,
     values: [ids],
   });
   await removeIdentifiers(
@@ -100,5 +101,11 @@ export async function deleteRecords(client: pg.PoolClient, t: Tables, ids: strin
     t,
     rows.flatMap((row) => row.idents.map((key) => identifierRow(key, Number(row.rid)))),
   );
+  // Search rows went with their records (ON DELETE CASCADE); a company's people lose its country.
+  if (t.records === 'companies')
+    await forgetEmployeesCountry(
+      client,
+      rows.map((row) => row.id),
+    );
   return rows.length;
 }

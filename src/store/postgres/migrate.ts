@@ -71,6 +71,7 @@ export async function migratePostgres(url: string): Promise<{ applied: number[] 
       try {
         await client.query('BEGIN');
         await client.query(migration.sql);
+        await migration.fill?.(client);
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
           migration.version,
           migration.name,

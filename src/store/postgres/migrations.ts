@@ -1,9 +1,14 @@
 // PostgreSQL schema migrations, embedded as strings so the compiled service carries them (tsc copies no .sql).
 
+import type pg from 'pg';
+import { fillSearchRows } from './search-writes.js';
+
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Work SQL cannot do, run after `sql` in the same transaction (rows derived by the service's code). */
+  fill?: (client: pg.ClientBase) => Promise<void>;
 }
 
 // Ids sort with COLLATE "C" so "id order" is byte order, as on SQLite. Bodies are text, not jsonb:
@@ -157,6 +162,62 @@ CREATE TABLE retired_key_hashes (
 INSERT INTO retired_key_hashes (hash, key_id)
   SELECT previous_hash, id FROM api_keys WHERE previous_hash IS NOT NULL;
 `,
+  },
+  {
+    // 8 (7 is the hashed e-mail identifiers', on another branch): self-contained, renumber freely.
+    version: 8,
+    name: 'search tables',
+    // Each record's derived search columns (src/search/facts.ts), keyed by its rid and deleted with it;
+    // B-tree indexes for searches in id order, trigram indexes for words (position, q). Words are kept
+    // folded ('  head of sales'), so LIKE '% hea%' is "a word starting hea" exactly, as on SQLite.
+    sql: `
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE TABLE people_search (
+  rid bigint PRIMARY KEY REFERENCES people (rid) ON DELETE CASCADE,
+  id text COLLATE "C" NOT NULL,
+  company_id text COLLATE "C",
+  seniority smallint,
+  department smallint,
+  location_country text COLLATE "C",
+  country text COLLATE "C",
+  state text COLLATE "C",
+  position text COLLATE "C" NOT NULL,
+  name text COLLATE "C" NOT NULL,
+  headline text COLLATE "C" NOT NULL,
+  skills text COLLATE "C" NOT NULL,
+  skill_keys text COLLATE "C" NOT NULL,
+  location text COLLATE "C" NOT NULL,
+  text text COLLATE "C" GENERATED ALWAYS AS (name || position || headline || skills) STORED
+);
+CREATE TABLE companies_search (
+  rid bigint PRIMARY KEY REFERENCES companies (rid) ON DELETE CASCADE,
+  id text COLLATE "C" NOT NULL,
+  country text COLLATE "C" NOT NULL,
+  states text COLLATE "C" NOT NULL,
+  industries text COLLATE "C" NOT NULL,
+  technologies text COLLATE "C" NOT NULL,
+  size text COLLATE "C" NOT NULL,
+  revenue text COLLATE "C" NOT NULL,
+  year_founded int,
+  name text COLLATE "C" NOT NULL,
+  description text COLLATE "C" NOT NULL,
+  keywords text COLLATE "C" NOT NULL,
+  text text COLLATE "C" GENERATED ALWAYS AS (name || description || keywords) STORED
+);
+CREATE UNIQUE INDEX companies_search_id ON companies_search (id);
+CREATE INDEX companies_search_text ON companies_search USING gin (text gin_trgm_ops);
+CREATE UNIQUE INDEX people_search_id ON people_search (id);
+CREATE INDEX people_search_company ON people_search (company_id, id);
+CREATE INDEX people_search_role ON people_search (seniority, department, country, id);
+CREATE INDEX people_search_country ON people_search (country, id);
+CREATE INDEX people_search_state ON people_search (state, id);
+CREATE INDEX people_search_position ON people_search USING gin (position gin_trgm_ops);
+CREATE INDEX people_search_text ON people_search USING gin (text gin_trgm_ops);
+`,
+    fill: async (client) => {
+      await fillSearchRows(client, 'companies');
+      await fillSearchRows(client, 'people');
+    },
   },
 ];
 

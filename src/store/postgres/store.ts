@@ -1,5 +1,6 @@
 // The PostgreSQL store: lookups on a read pool (a replica when DATABASE_READ_URL is set), writes on the primary.
 import type pg from 'pg';
+import type { CompanyFilters, PeopleFilters, SearchPage, SearchQuery } from '../../search/query.js';
 import type {
   AccountingBatch,
   ApiKey,
@@ -26,6 +27,7 @@ import { DatabaseNotMigratedError, schemaVersion } from './migrate.js';
 import { LATEST_POSTGRES_VERSION } from './migrations.js';
 import { createPool, inTransaction, query } from './pool.js';
 import { ENTITY_TABLES, IDENTIFIER_KIND_CODES } from './schema.js';
+import * as search from './search.js';
 import * as suppressions from './suppress.js';
 import { upsertBatch } from './upsert.js';
 import * as usage from './usage.js';
@@ -91,6 +93,15 @@ export class PostgresStore implements Store {
       values: [IDENTIFIER_KIND_CODES[kind], value, limit],
     });
     return rows;
+  }
+
+  /** From the read pool (a replica when DATABASE_READ_URL is set), as lookups. */
+  searchPeople(q: SearchQuery<PeopleFilters>): Promise<SearchPage> {
+    return search.searchPeople(this.replica, q);
+  }
+
+  searchCompanies(q: SearchQuery<CompanyFilters>): Promise<SearchPage> {
+    return search.searchCompanies(this.replica, q);
   }
 
   async upsert(entity: Entity, records: RecordToStore[]): Promise<UpsertCounts> {

@@ -15,6 +15,7 @@ import {
   type Tables,
 } from './identifiers.js';
 import { ENTITY_TABLES, IDENTIFIER_KIND_CODES } from './schema.js';
+import { writeSearchRows } from './search-writes.js';
 
 /** Refuses a batch that would store something other than what was asked, before any of it is written. */
 export function checkBatch(records: RecordToStore[]): void {
@@ -126,8 +127,8 @@ async function unchangedBodies(client: pg.PoolClient, t: Tables, candidates: Pla
 const sameKeys = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((key, i) => key === b[i]);
 
-/** Writes a deduplicated batch; see upsertBatch. Returns how many of its records were not on file. */
-async function writeBatch(client: pg.PoolClient, t: Tables, records: RecordToStore[]): Promise<number> {
+/** Writes a deduplicated batch; see upsertBatch. Returns the records written: new, then changed. */
+async function writeBatch(client: pg.PoolClient, t: Tables, records: RecordToStore[]) {
   const onFile = await lockRecordsOnFile(client, t, records);
   const fresh = records.filter((r) => !onFile.has(r.id));
   const rids = fresh.length > 0 ? await allocateRids(client, t, fresh.length) : [];
@@ -154,7 +155,11 @@ async function writeBatch(client: pg.PoolClient, t: Tables, records: RecordToSto
   if (changed.length > 0) await updateRecords(client, t, changed);
   await removeIdentifiers(client, t, removed);
   await addIdentifiers(client, t, added);
-  return fresh.length;
+  const written = [
+    ...fresh.map((record, i) => ({ record, rid: rids[i]! })),
+    ...changed.map(({ record, rid }) => ({ record, rid })),
+  ];
+  return { inserted: fresh.length, written };
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -163,7 +168,8 @@ const ATTEMPTS = 3;
 /**
  * Upserts a batch inside the caller's transaction. Records not on file are COPYed straight into the
  * table with rids drawn from its sequence; records on file that differ in etag, body or identifiers
- * are staged and rewritten; index rows change only where a record's identifier list did. So
+ * are staged and rewritten; index rows change only where a record's identifier list did, and search rows
+ * only for records written. So
  * re-importing unchanged data writes nothing. A concurrent import may insert one of the new ids
  * first: the batch is then retried from a savepoint, and finds that record on file. The records found
  * on file (the lock that serialises writers reads them anyway) tell inserted from updated; an id repeated
@@ -181,7 +187,12 @@ export async function upsertBatch(
   for (let attempt = 1; ; attempt++) {
     await client.query('SAVEPOINT enrich_upsert');
     try {
-      const inserted = await writeBatch(client, ENTITY_TABLES[entity], records);
+      const { inserted, written } = await writeBatch(client, ENTITY_TABLES[entity], records);
+      await writeSearchRows(
+        client,
+        entity,
+        written.map(({ record, rid }) => ({ rid, id: record.id, facts: record.facts, body: record.body })),
+      );
       await client.query('RELEASE SAVEPOINT enrich_upsert');
       return { inserted, updated: batch.length - inserted };
     } catch (err) {

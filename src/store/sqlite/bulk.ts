@@ -1,10 +1,17 @@
-// A bulk load into an empty entity on SQLite: records only, many per statement, then the identifier index
-// built once, sorted, from the identifier lists the records carry.
+// A bulk load into an empty entity on SQLite: records and search rows only, many per statement, then the
+// identifier and search indexes built once, sorted, from what the records carry.
 import type Database from 'better-sqlite3';
+import type { SearchFacts } from '../../search/facts.js';
 import type { SourceRow } from '../serving/source.js';
 import { isAlive, thisWriter, type WriterId } from '../serving/writers.js';
 import type { Entity, UpsertCounts } from '../store.js';
 import { TABLES } from './schema.js';
+import type { SqliteSearchWrites } from './search-writes.js';
+
+/** A record as a bulk load writes it, with its search facts when the parse workers worked them out. */
+export interface BulkRow extends SourceRow {
+  facts: SearchFacts | undefined;
+}
 
 /** Records per INSERT statement. */
 const ROWS = 50;
@@ -17,11 +24,15 @@ const BULK_CHECKPOINT_PAGES = 16_384;
 
 function prepareEntity(db: Database.Database, entity: Entity) {
   const { records, idents } = TABLES[entity];
+  // RETURNING names each row's rid, for its search row.
   const upsert = (rows: number) =>
-    db.prepare(
-      `INSERT INTO ${records} (id, etag, body, idents) VALUES ${Array(rows).fill('(?, ?, ?, ?)').join(', ')}
-       ON CONFLICT (id) DO UPDATE SET etag = excluded.etag, body = excluded.body, idents = excluded.idents`,
-    );
+    db
+      .prepare<unknown[], [number, string]>(
+        `INSERT INTO ${records} (id, etag, body, idents) VALUES ${Array(rows).fill('(?, ?, ?, ?)').join(', ')}
+         ON CONFLICT (id) DO UPDATE SET etag = excluded.etag, body = excluded.body, idents = excluded.idents
+         RETURNING rid, id`,
+      )
+      .raw();
   return {
     many: upsert(ROWS),
     one: upsert(1),
@@ -52,13 +63,14 @@ export class SqliteBulk {
     all: Database.Statement<[], { entity: Entity; writer: string }>;
   };
   private readonly beginTx: (entity: Entity) => boolean;
-  private readonly writeTx: (entity: Entity, rows: SourceRow[]) => UpsertCounts;
+  private readonly writeTx: (entity: Entity, rows: BulkRow[]) => UpsertCounts;
   private readonly finishTx: (entity: Entity) => number;
 
   /** `nextGeneration` bumps the store's generation (SqliteRecords'), in the caller's transaction. */
   constructor(
     private readonly db: Database.Database,
     nextGeneration: () => number,
+    search: SqliteSearchWrites,
   ) {
     this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
     const marks = {
@@ -71,18 +83,27 @@ export class SqliteBulk {
       if (this.entities[entity].empty.get() !== 1) return false;
       if (marks.all.all().some((mark) => mark.entity === entity)) return false;
       marks.add.run(entity, JSON.stringify(thisWriter()));
+      search.beginBulk(entity);
       return true;
     });
-    const write = db.transaction((entity: Entity, rows: SourceRow[]) => {
+    const write = db.transaction((entity: Entity, rows: BulkRow[]) => {
       const s = this.entities[entity];
       const values = (from: number, to: number) =>
         rows.slice(from, to).flatMap(({ id, etag, body, idents }) => [id, etag, body, idents]);
       // A new row takes the rowid after the largest (the table has no AUTOINCREMENT), and only this
       // transaction writes: the rowids it added are the records it inserted; the rest replaced one.
       const before = s.lastRid.get()!;
+      const rids = new Map<string, number>();
+      const placed = ([rid, id]: [number, string]) => rids.set(id, rid);
       let i = 0;
-      for (; i + ROWS <= rows.length; i += ROWS) s.many.run(values(i, i + ROWS));
-      for (; i < rows.length; i++) s.one.run(values(i, i + 1));
+      for (; i + ROWS <= rows.length; i += ROWS) s.many.all(values(i, i + ROWS)).forEach(placed);
+      for (; i < rows.length; i++) s.one.all(values(i, i + 1)).forEach(placed);
+      // The last row of an id repeated in the batch is the one stored; the search index waits for finish.
+      const last = new Map(rows.map((row) => [row.id, row]));
+      for (const [id, rid] of rids) {
+        const row = last.get(id)!;
+        search.put(entity, rid, id, row.facts, row.body, false);
+      }
       const inserted = s.lastRid.get()! - before;
       nextGeneration();
       return { inserted, updated: rows.length - inserted };
@@ -92,6 +113,7 @@ export class SqliteBulk {
       s.clearIdents.run();
       s.buildIdents.run();
       marks.remove.run(entity);
+      search.finishBulk(entity);
       return nextGeneration();
     });
     this.beginTx = (entity) => begin.immediate(entity);
@@ -109,7 +131,7 @@ export class SqliteBulk {
   }
 
   /** One batch of rows, upserted by id, in one transaction; how many were new and how many replaced one. */
-  write(entity: Entity, rows: SourceRow[]): UpsertCounts {
+  write(entity: Entity, rows: BulkRow[]): UpsertCounts {
     return this.writeTx(entity, rows);
   }
 

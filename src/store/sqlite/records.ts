@@ -1,4 +1,4 @@
-// Records, identifiers and suppressions on SQLite, and the serving index that follows every write of them.
+// Records, identifiers, search rows and suppressions on SQLite, and the serving index that follows every write.
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ServingIndex } from '../serving/serving-index.js';
@@ -12,6 +12,7 @@ import type {
   UpsertCounts,
 } from '../store.js';
 import { KIND_CODES, TABLES } from './schema.js';
+import type { SqliteSearchWrites } from './search-writes.js';
 
 type ServedRow = [id: string, etag: string, body: Buffer];
 const toServed = ([id, etag, body]: ServedRow): ServedRecord => ({ id, etag, body });
@@ -52,8 +53,8 @@ function prepareEntity(db: Database.Database, entity: Entity) {
       `DELETE FROM ${idents} WHERE kind = ? AND value = ? AND id = ?`,
     ),
     deleteRecord: db
-      .prepare<[string], string>(`DELETE FROM ${records} WHERE id = ? RETURNING idents`)
-      .pluck(),
+      .prepare<[string], [number, string]>(`DELETE FROM ${records} WHERE id = ? RETURNING rid, idents`)
+      .raw(),
     row: db.prepare<[string], SourceRow>(`SELECT id, etag, body, idents FROM ${records} WHERE id = ?`),
     identsAfter: db
       .prepare<[number, string, number], [number, string, string]>(
@@ -122,30 +123,33 @@ interface Written<T> {
 export class SqliteRecords implements IndexSource {
   private readonly entities: Record<Entity, EntityStatements>;
   private readonly shared: ReturnType<typeof prepareShared>;
-  private readonly upsertTx: (s: EntityStatements, records: RecordToStore[]) => Written<UpsertCounts>;
-  private readonly deleteTx: (s: EntityStatements, ids: string[]) => Written<number>;
+  private readonly upsertTx: (entity: Entity, records: RecordToStore[]) => Written<UpsertCounts>;
+  private readonly deleteTx: (entity: Entity, ids: string[]) => Written<number>;
   private readonly suppressTx: (entity: Entity, ids: string[], hashes: string[]) => Written<number>;
   index: ServingIndex | undefined;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, search: SqliteSearchWrites) {
     this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
     const shared = prepareShared(db);
     this.shared = shared;
-    const upsert = (s: EntityStatements, records: RecordToStore[]) => {
+    const upsert = (entity: Entity, records: RecordToStore[]) => {
+      const s = this.entities[entity];
       const changes: RecordChange[] = [];
       // The read that finds a record's identifiers tells whether its id is new: counting costs nothing.
       const counts: UpsertCounts = { inserted: 0, updated: 0 };
-      for (const { id, etag, body, identifiers } of records) {
+      for (const { id, etag, body, identifiers, facts } of records) {
         const pairs = identifiers.map(({ kind, value }): IdentifierPair => [kindCode(kind), value]);
         const idents = JSON.stringify(pairs);
         const current = s.current.get(id);
         if (current === undefined) {
           counts.inserted++;
-          s.insert.run(id, etag, body, idents);
+          const rid = Number(s.insert.run(id, etag, body, idents).lastInsertRowid);
+          search.put(entity, rid, id, facts, body);
           changes.push({ id, row: { id, etag, body, idents } });
         } else {
           counts.updated++;
           if (s.update.run({ rid: current[0], etag, body, idents }).changes === 0) continue;
+          search.put(entity, current[0], id, facts, body);
           changes.push({ id, row: { id, etag, body, idents } });
           if (current[1] === idents) continue;
           removeIdentifiers(s, id, current[1]);
@@ -154,12 +158,14 @@ export class SqliteRecords implements IndexSource {
       }
       return { changes, counts };
     };
-    const remove = (s: EntityStatements, ids: string[]): RecordChange[] => {
+    const remove = (entity: Entity, ids: string[]): RecordChange[] => {
+      const s = this.entities[entity];
       const changes: RecordChange[] = [];
       for (const id of ids) {
-        const idents = s.deleteRecord.get(id);
-        if (idents === undefined) continue;
-        removeIdentifiers(s, id, idents);
+        const removed = s.deleteRecord.get(id);
+        if (removed === undefined) continue;
+        removeIdentifiers(s, id, removed[1]);
+        search.remove(entity, removed[0]);
         changes.push({ id });
       }
       return changes;
@@ -169,22 +175,22 @@ export class SqliteRecords implements IndexSource {
       changes,
       generation: shared.nextGeneration.get()!,
     });
-    const upsertTx = db.transaction((s: EntityStatements, records: RecordToStore[]) => {
-      const { changes, counts } = upsert(s, records);
+    const upsertTx = db.transaction((entity: Entity, records: RecordToStore[]) => {
+      const { changes, counts } = upsert(entity, records);
       return written(counts, changes);
     });
-    const deleteTx = db.transaction((s: EntityStatements, ids: string[]) => {
-      const changes = remove(s, ids);
+    const deleteTx = db.transaction((entity: Entity, ids: string[]) => {
+      const changes = remove(entity, ids);
       return written(changes.length, changes);
     });
     const suppressTx = db.transaction((entity: Entity, ids: string[], hashes: string[]) => {
-      const changes = remove(this.entities[entity], ids);
+      const changes = remove(entity, ids);
       const group = randomUUID();
       for (const hash of hashes) shared.addSuppression.run(entity, hash, group);
       return written(changes.length, changes);
     });
-    this.upsertTx = (s, records) => upsertTx.immediate(s, records);
-    this.deleteTx = (s, ids) => deleteTx.immediate(s, ids);
+    this.upsertTx = (entity, records) => upsertTx.immediate(entity, records);
+    this.deleteTx = (entity, ids) => deleteTx.immediate(entity, ids);
     this.suppressTx = (entity, ids, hashes) => suppressTx.immediate(entity, ids, hashes);
   }
 
@@ -194,17 +200,15 @@ export class SqliteRecords implements IndexSource {
   }
 
   upsert(entity: Entity, records: RecordToStore[]): UpsertCounts {
-    const s = this.entities[entity];
     return this.write(
       entity,
       records.map((r) => r.id),
-      () => this.upsertTx(s, records),
+      () => this.upsertTx(entity, records),
     );
   }
 
   delete(entity: Entity, ids: string[]): number {
-    const s = this.entities[entity];
-    return this.write(entity, ids, () => this.deleteTx(s, ids));
+    return this.write(entity, ids, () => this.deleteTx(entity, ids));
   }
 
   suppress(entity: Entity, ids: string[], hashes: string[]): number {

@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { Entity, IdentifierKind } from '../store.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
+import { SEARCH_MIGRATION } from './search-schema.js';
 
 /** Small integers for identifier kinds: the identifier index is keyed by (kind, value). Never renumber. */
 export const KIND_CODES: Readonly<Record<IdentifierKind, number>> = {
@@ -160,6 +161,9 @@ export const MIGRATIONS: readonly string[] = [
    INSERT INTO retired_key_hashes (hash, key_id)
      SELECT previous_hash, id FROM keys WHERE previous_hash IS NOT NULL;
    DROP INDEX keys_previous_hash;`,
+  // 9 (10 once the hashed e-mail identifiers' migration is merged before it): search tables, their
+  // indexes and FTS5, filled from every stored record (search-schema.ts).
+  SEARCH_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

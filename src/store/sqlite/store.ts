@@ -3,8 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { CompanyFilters, PeopleFilters, SearchPage, SearchQuery } from '../../search/query.js';
 import { ServingIndex } from '../serving/serving-index.js';
-import type { SourceRow } from '../serving/source.js';
 import type {
   AccountingBatch,
   ApiKey,
@@ -24,11 +24,13 @@ import type {
   UsageRow,
 } from '../store.js';
 import { SqliteAudit } from './audit.js';
-import { SqliteBulk } from './bulk.js';
+import { type BulkRow, SqliteBulk } from './bulk.js';
 import { SqliteJournal } from './journal.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteRecords } from './records.js';
 import { applyPragmas, checkSchema, KIND_CODES, migrate } from './schema.js';
+import { SqliteSearch } from './search.js';
+import { registerSearchFunctions, SqliteSearchWrites } from './search-writes.js';
 import { TurnSnapshot } from './snapshot.js';
 
 export interface SqliteStoreOptions {
@@ -50,12 +52,13 @@ export interface SqliteStoreOptions {
 /** Rows fetched per page by exportBodies: bounds memory without holding a read open across awaits. */
 const EXPORT_PAGE = 1000;
 
-/** A record as a bulk load writes it: id, etag, body and its identifier list. */
-const bulkRow = ({ id, etag, body, identifiers }: RecordToStore): SourceRow => ({
+/** A record as a bulk load writes it: id, etag, body, its identifier list and search facts. */
+const bulkRow = ({ id, etag, body, identifiers, facts }: RecordToStore): BulkRow => ({
   id,
   etag,
   body,
   idents: JSON.stringify(identifiers.map(({ kind, value }) => [KIND_CODES[kind], value])),
+  facts,
 });
 
 /** How often a server's store checks that its serving index is current (repairs after a writer's crash). */
@@ -74,16 +77,19 @@ export class SqliteStore implements Store {
   private readonly dataVersion_: Database.Statement<[], number>;
   private readonly journal: SqliteJournal;
   private readonly bulk: SqliteBulk;
+  private readonly search: SqliteSearch;
   private snapshot: TurnSnapshot | undefined;
   private index: ServingIndex | undefined;
   private reconciler: NodeJS.Timeout | undefined;
 
   constructor(private readonly db: Database.Database) {
-    this.records = new SqliteRecords(db);
+    const searchWrites = new SqliteSearchWrites(db);
+    this.records = new SqliteRecords(db, searchWrites);
     this.keys = new SqliteKeys(db);
     this.audit_ = new SqliteAudit(db);
     this.journal = new SqliteJournal(db, this.keys, this.audit_);
-    this.bulk = new SqliteBulk(db, () => this.records.nextGeneration());
+    this.bulk = new SqliteBulk(db, () => this.records.nextGeneration(), searchWrites);
+    this.search = new SqliteSearch(db);
     this.ping_ = db.prepare<[], number>('SELECT 1').pluck();
     this.dataVersion_ = db.prepare<[], number>('PRAGMA data_version').pluck();
   }
@@ -105,6 +111,17 @@ export class SqliteStore implements Store {
   async upsert(entity: Entity, records: RecordToStore[]): Promise<UpsertCounts> {
     this.snapshot?.end();
     return this.records.upsert(entity, records);
+  }
+
+  /** Reads this turn's snapshot, as lookups do (a server's searches then take no locks of their own). */
+  async searchPeople(query: SearchQuery<PeopleFilters>): Promise<SearchPage> {
+    this.snapshot?.enter();
+    return this.search.people(query);
+  }
+
+  async searchCompanies(query: SearchQuery<CompanyFilters>): Promise<SearchPage> {
+    this.snapshot?.enter();
+    return this.search.companies(query);
   }
 
   async beginBulkLoad(entity: Entity): Promise<BulkLoad | undefined> {
@@ -319,6 +336,7 @@ export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Sq
   const db = new Database(path, { readonly, fileMustExist: readonly });
   try {
     applyPragmas(db, readonly);
+    registerSearchFunctions(db);
     if (readonly) checkSchema(db);
     else migrate(db);
     const store = new SqliteStore(db);

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { issueKey } from '../../../src/auth/keys.js';
 import { hashToken, mintToken } from '../../../src/auth/tokens.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../src/store/sqlite/schema.js';
+import { SEARCH_MIGRATION } from '../../../src/store/sqlite/search-schema.js';
 import { openSqliteStore } from '../../../src/store/sqlite/store.js';
 import { describeStoreContract } from '../contract.js';
 
@@ -109,6 +110,33 @@ describe('sqlite store', () => {
     expect(await store.rotateKey('k1', 'hash-3', new Date('2025-02-01T00:00:00.000Z'))).toBe(true);
     for (const hash of ['hash-1', 'hash-2', 'hash-3'])
       expect((await store.findKeyByHash(hash))?.id).toBe('k1');
+    await store.close();
+  });
+
+  it('fills the search tables from the records of a database made before search', async () => {
+    const path = tempPath('enrich.db');
+    const db = new Database(path);
+    const before = MIGRATIONS.indexOf(SEARCH_MIGRATION);
+    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
+    const insert = (table: string, id: string, record: object) =>
+      db
+        .prepare(`INSERT INTO ${table} (id, etag, body) VALUES (?, '"e"', ?)`)
+        .run(id, JSON.stringify({ id, ...record }));
+    insert('companies', 'c1', { name: 'Kiwi Ledger', hq_country: 'New Zealand' });
+    insert('people', 'p1', { position: 'Engineering Manager', current_company: { id: 'c1' } });
+    insert('people', 'p2', { position: 'Sales Manager', location: ['Sydney', 'Australia'] });
+    db.pragma(`user_version = ${before}`);
+    db.close();
+
+    const store = openSqliteStore(path);
+    const ids = async (filters: object) =>
+      (await store.searchPeople({ filters, limit: 10 })).hits.map((hit) => hit.id);
+    expect(await ids({ position: ['man'] })).toEqual(['p1', 'p2']);
+    expect(await ids({ position: ['eng'], countries: ['NZ'] })).toEqual(['p1']);
+    expect(await ids({ countries: ['AU'] })).toEqual(['p2']);
+    expect(
+      (await store.searchCompanies({ filters: {}, q: ['ledger'], limit: 10 })).hits.map((h) => h.id),
+    ).toEqual(['c1']);
     await store.close();
   });
 

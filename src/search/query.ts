@@ -1,0 +1,76 @@
+// A search as the stores take it: filters already normalised to the search tables' forms, an order, a page.
+
+/**
+ * People filters; each list means any of its values, and every filter given must hold. Word filters
+ * hold folded words (text.ts), each to occur as a word or the start of one.
+ */
+export interface PeopleFilters {
+  companyIds?: string[];
+  seniorities?: number[];
+  departments?: number[];
+  /** AU or NZ: the last entry of `location` naming one, else the current company's `hq_country`. */
+  countries?: string[];
+  /** Region abbreviations (NSW, AUK, …) as `location` names them. */
+  states?: string[];
+  /** Any of these word lists, each wholly within `location`. */
+  locations?: string[][];
+  /** Skills by their folded words, whole. */
+  skills?: string[];
+  /** Every word within `position`. */
+  position?: string[];
+}
+
+export interface CompanyFilters {
+  industries?: string[];
+  /** `compactLabel` of `company_size`. */
+  sizes?: string[];
+  states?: string[];
+  /** `hqCountryKey` of `hq_country`. */
+  countries?: string[];
+  technologies?: string[];
+  /** `compactLabel` of `revenue`. */
+  revenues?: string[];
+  yearFounded?: { gte?: number; lte?: number };
+}
+
+/** Where a page starts: after this sort key (keyset), or after skipping this many results. */
+export type PageStart = { after: SortKey } | { offset: number };
+
+/** A result's place in the order: rank (0 without `q`) descending, then id ascending. */
+export interface SortKey {
+  rank: number;
+  id: string;
+}
+
+export interface SearchQuery<F> {
+  filters: F;
+  /** Free text: every word in one of the entity's text fields; ranks results (see wordScore). */
+  q?: string[];
+  start?: PageStart;
+  limit: number;
+}
+
+/** How many records match: exact up to the cap, then the cap and `gte`. */
+export interface SearchTotal {
+  value: number;
+  relation: 'eq' | 'gte';
+}
+
+/** One result: its record's id and stored body, and its rank. */
+export interface SearchHit {
+  id: string;
+  body: string;
+  rank: number;
+}
+
+export interface SearchPage {
+  total: SearchTotal;
+  hits: SearchHit[];
+}
+
+/** Totals are counted exactly up to this many matches. */
+export const TOTAL_CAP = 10_000;
+
+/** The total of a count made with LIMIT TOTAL_CAP + 1. */
+export const totalOf = (counted: number): SearchTotal =>
+  counted > TOTAL_CAP ? { value: TOTAL_CAP, relation: 'gte' } : { value: counted, relation: 'eq' };

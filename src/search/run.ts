@@ -1,0 +1,117 @@
+// A search from request to answer, without HTTP: parse, resolve what needs the store, search, preview.
+import type { Store } from '../store/store.js';
+import { parseCompatibleSearch } from './compatible.js';
+import { encodeCursor } from './cursor.js';
+import { project } from './fields.js';
+import {
+  type CompanyPreview,
+  companyPreview,
+  type PersonPreview,
+  type PersonPreviewV1,
+  parseBody,
+  personPreview,
+  personPreviewV1,
+} from './preview.js';
+import type { PeopleFilters, SearchHit, SearchPage, SearchQuery, SearchTotal } from './query.js';
+import { type CompanyDomain, parseCompanySearch, parsePeopleSearch } from './v1.js';
+
+/** What a search answered: the body to send, the ids it disclosed, and the filters used. */
+export interface Answered<T> {
+  body: T;
+  ids: string[];
+  params: string[];
+}
+
+export interface CompatibleAnswer {
+  previews: PersonPreview[];
+  total: SearchTotal;
+}
+
+/** `POST /people/search`: previews of the page `from`/`size` asked for, and the total. */
+export async function compatibleSearch(
+  store: Store,
+  queryString: Record<string, unknown>,
+): Promise<Answered<CompatibleAnswer>> {
+  const { query, params } = parseCompatibleSearch(queryString);
+  const { total, hits } = await store.searchPeople(query);
+  const previews = hits.map((hit) => personPreview(parseBody(hit.body)));
+  return { body: { previews, total }, ids: hits.map((hit) => hit.id), params };
+}
+
+/** A `/v1` page: the total, the results, and the cursor of the next page (null on the last). */
+export interface V1Page<T extends object> {
+  total: SearchTotal;
+  results: Array<Partial<T>>;
+  next: string | null;
+}
+
+/** Asks for one result more than the page holds: its presence says whether there is a next page. */
+async function pageOf<T extends object>(
+  search: (query: SearchQuery<never>) => Promise<SearchPage>,
+  query: SearchQuery<never>,
+  preview: (hit: SearchHit) => T,
+  fields: string[] | undefined,
+): Promise<{ page: V1Page<T>; ids: string[] }> {
+  const { total, hits } = await search({ ...query, limit: query.limit + 1 });
+  const kept = hits.slice(0, query.limit);
+  const last = kept.at(-1);
+  const next = hits.length > query.limit && last ? encodeCursor({ rank: last.rank, id: last.id }) : null;
+  const results = kept.map((hit) => project(preview(hit), fields));
+  return { page: { total, results, next }, ids: kept.map((hit) => hit.id) };
+}
+
+/**
+ * The companies `company_domain` names, found as a company lookup by `website` finds them: by the host,
+ * else by its registrable domain.
+ */
+async function companiesAt(store: Store, domains: CompanyDomain[]): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const { host, fallback } of domains) {
+    let found = await store.findIds('companies', 'domain', host, 100);
+    if (found.length === 0 && fallback) found = await store.findIds('companies', 'domain', fallback, 100);
+    for (const id of found) ids.add(id);
+  }
+  return [...ids];
+}
+
+/** `company_id` and `company_domain` both hold: the ids both allow. */
+function withDomains(filters: PeopleFilters, atDomains: string[]): PeopleFilters {
+  const byId = filters.companyIds;
+  const companyIds = byId ? byId.filter((id) => atDomains.includes(id)) : atDomains;
+  return { ...filters, companyIds };
+}
+
+const EMPTY_PAGE: SearchPage = { total: { value: 0, relation: 'eq' }, hits: [] };
+
+export async function peopleSearchV1(
+  store: Store,
+  body: unknown,
+): Promise<Answered<V1Page<PersonPreviewV1>>> {
+  const { query, params, fields, domains } = parsePeopleSearch(body);
+  let filters = query.filters;
+  if (domains) filters = withDomains(filters, await companiesAt(store, domains));
+  // A domain that names no company matches nobody: no query is needed to say so.
+  const search = (q: SearchQuery<never>) =>
+    filters.companyIds?.length === 0 ? Promise.resolve(EMPTY_PAGE) : store.searchPeople({ ...q, filters });
+  const { page, ids } = await pageOf(
+    search,
+    query as SearchQuery<never>,
+    (hit) => personPreviewV1(parseBody(hit.body)),
+    fields,
+  );
+  return { body: page, ids, params };
+}
+
+export async function companySearchV1(
+  store: Store,
+  body: unknown,
+): Promise<Answered<V1Page<CompanyPreview>>> {
+  const { query, params, fields } = parseCompanySearch(body);
+  const { page, ids } = await pageOf(
+    (q) => store.searchCompanies({ ...q, filters: query.filters }),
+    query as SearchQuery<never>,
+    (hit) => companyPreview(parseBody(hit.body)),
+    fields,
+  );
+  return { body: page, ids, params };
+}

@@ -1,0 +1,65 @@
+// Text as search compares it: words folded for case, accents and punctuation, matched as words or their starts.
+
+const MARKS = /\p{M}+/gu;
+const NOT_WORD = /[^\p{L}\p{N}]+/gu;
+
+/**
+ * The words of a text, folded: compatibility forms and accents decomposed and the accents dropped
+ * (NFKD, "José" → "jose", "ﬁ" → "fi"), lower case, and every run of anything that is not a letter or
+ * a digit (punctuation, symbols, spaces) made one space. Both stores keep and compare text in this form,
+ * so they agree on what matches whatever their own text engines would make of it.
+ * @example searchWords('Head of R&D — Engineering') // 'head of r d engineering'
+ */
+export function searchWords(text: string): string {
+  const folded = text.normalize('NFKD').replace(MARKS, '').toLowerCase();
+  // Lowering can decompose again ('İ' → 'i' and a combining dot).
+  const plain = folded.normalize('NFKD').replace(MARKS, '');
+  return plain.replace(NOT_WORD, ' ').trim();
+}
+
+/** The distinct words of a text, in the order given. */
+export function wordList(text: string): string[] {
+  const words = searchWords(text);
+  return words === '' ? [] : [...new Set(words.split(' '))];
+}
+
+/**
+ * A field's words as the search tables store them: each word preceded by one space (`' head of sales'`),
+ * so that "a word or the start of one" is the substring `' ' + word`; empty when there is none.
+ */
+export function storedWords(text: string | null | undefined): string {
+  if (typeof text !== 'string') return '';
+  const words = searchWords(text);
+  return words === '' ? '' : ` ${words}`;
+}
+
+/**
+ * True when every query word occurs in the stored words as a word or the start of one: the semantics
+ * of `position` and `q`, which each store's SQL reproduces (`instr`/`strpos` of `' ' + word`).
+ * @example matchesWordStarts(storedWords('Engineering Manager'), wordList('eng man')) // true
+ */
+export function matchesWordStarts(stored: string, words: readonly string[]): boolean {
+  return words.every((word) => stored.includes(` ${word}`));
+}
+
+/**
+ * How strongly stored words match query words: for each word, 2 when it is a whole word of the text,
+ * 1 when only the start of one, 0 otherwise. Summed over a record's fields, it ranks `q` results.
+ */
+export function wordScore(stored: string, words: readonly string[]): number {
+  const padded = `${stored} `;
+  let score = 0;
+  for (const word of words) {
+    if (stored.includes(` ${word}`)) score++;
+    if (padded.includes(` ${word} `)) score++;
+  }
+  return score;
+}
+
+/**
+ * A range label compared as people write it: case and spaces ignored (`11-50` is `11 - 50`, `>$1b+` is
+ * `>$1B+`).
+ */
+export function compactLabel(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, '');
+}

@@ -1,0 +1,110 @@
+// Searches on PostgreSQL: the shared SQL (../search-sql.ts), with pg_trgm indexes finding words.
+import type pg from 'pg';
+import {
+  type CompanyFilters,
+  type PeopleFilters,
+  type SearchPage,
+  type SearchQuery,
+  totalOf,
+} from '../../search/query.js';
+import {
+  choosePlan,
+  type Dialect,
+  type PreparedSearch,
+  prepareCompanySearch,
+  preparePeopleSearch,
+  renderCount,
+  renderPage,
+  type SearchTables,
+  type TextCondition,
+} from '../search-sql.js';
+import { query } from './pool.js';
+
+/** Columns with a trigram index: a word condition on them can be a LIKE the index answers. */
+const TRIGRAM_INDEXED = new Set(['position', 'text']);
+
+/** Words hold letters and digits only, but LIKE's own characters are escaped all the same. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * PostgreSQL's spelling: numbered parameters, strpos, and `LIKE '% word%'` on trigram-indexed columns —
+ * exactly "a word starting with word" there, since columns hold folded words each after a space.
+ */
+class PostgresDialect implements Dialect {
+  readonly values: unknown[] = [];
+
+  param(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+
+  contains(haystack: string, needle: string): string {
+    return `(strpos(${haystack}, ${needle}) > 0)::int`;
+  }
+
+  textIndex(conditions: TextCondition[]) {
+    const exact = conditions.map(
+      ({ column, words }) => TRIGRAM_INDEXED.has(column) && words !== undefined && words.length === 1,
+    );
+    const likes = conditions.flatMap(({ column, words }, i) =>
+      exact[i] ? words![0]!.map((word) => `s.${column} LIKE ${this.param(`% ${likeLiteral(word)}%`)}`) : [],
+    );
+    return likes.length === 0 ? undefined : { sql: likes.join(' AND '), exact };
+  }
+
+  /**
+   * A window of the table's next rows in id order, read by its id index: a subquery with a LIMIT, which
+   * the planner cannot merge with the conditions (it would otherwise guess their selectivity, badly).
+   */
+  inIdOrder(table: string, afterId: string | undefined, window: number): string {
+    const after = afterId === undefined ? '' : `WHERE t.id > ${this.param(afterId)}`;
+    return `(SELECT t.* FROM ${table} t ${after} ORDER BY t.id LIMIT ${this.param(window)}) s`;
+  }
+}
+
+const TABLES: Record<'people' | 'companies', SearchTables> = {
+  people: {
+    records: 'people',
+    search: 'people_search',
+    textFields: ['name', 'position', 'headline', 'skills'],
+    allText: 's.text',
+  },
+  companies: {
+    records: 'companies',
+    search: 'companies_search',
+    textFields: ['name', 'description', 'keywords'],
+    allText: 's.text',
+  },
+};
+
+type HitRow = { id: string; body: string; rank: number };
+
+/**
+ * Counts, chooses the plan and reads the page (statements on the read pool). A walk whose window held
+ * too few matches for a full page (the last page, or matches thinner there than on average) is read
+ * again by the filtered plan.
+ */
+async function run(pool: pg.Pool, prepared: PreparedSearch): Promise<SearchPage> {
+  const count = renderCount(new PostgresDialect(), prepared);
+  const { rows } = await query<{ n: string; size: string }>(pool, count);
+  const n = Number(rows[0]?.n ?? 0);
+  const total = totalOf(n);
+  const choice = choosePlan(n, Number(rows[0]?.size ?? 0), prepared.query);
+  if (choice === undefined) return { total, hits: [] };
+  let page = await query<HitRow>(pool, renderPage(new PostgresDialect(), prepared, choice));
+  if (choice.plan === 'ordered' && page.rows.length < prepared.query.limit) {
+    page = await query<HitRow>(
+      pool,
+      renderPage(new PostgresDialect(), prepared, { plan: 'filtered', window: 0 }),
+    );
+  }
+  return { total, hits: page.rows.map((row) => ({ id: row.id, body: row.body, rank: Number(row.rank) })) };
+}
+
+export function searchPeople(pool: pg.Pool, q: SearchQuery<PeopleFilters>): Promise<SearchPage> {
+  return run(pool, preparePeopleSearch(TABLES.people, q));
+}
+
+export function searchCompanies(pool: pg.Pool, q: SearchQuery<CompanyFilters>): Promise<SearchPage> {
+  return run(pool, prepareCompanySearch(TABLES.companies, q));
+}

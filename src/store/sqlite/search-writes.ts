@@ -1,0 +1,130 @@
+// Keeps SQLite's search tables in step with the records: every write path (upsert, bulk load, delete,
+// suppression) calls these inside its own transaction.
+import type Database from 'better-sqlite3';
+import { type CompanyFacts, factsOf, type PersonFacts, type SearchFacts } from '../../search/facts.js';
+import type { Entity } from '../store.js';
+import {
+  COMPANY_COLUMNS,
+  createSearchIndexes,
+  dropSearchIndexes,
+  FACTS_FUNCTION,
+  ftsTables,
+  PEOPLE_COUNTRIES,
+  PERSON_COLUMNS,
+  rebuildFts,
+  SEARCH_TABLES,
+} from './search-schema.js';
+
+/** Registers the facts function the search migration calls, on a connection that may migrate. */
+export function registerSearchFunctions(db: Database.Database): void {
+  db.function(FACTS_FUNCTION, { deterministic: true }, (entity: unknown, body: unknown) =>
+    JSON.stringify(factsOf(entity === 'people' ? 'people' : 'companies', String(body))),
+  );
+}
+
+const named = (columns: readonly string[]) => columns.map((c) => `@${c}`).join(', ');
+
+/** A company's country as its people without one of their own take it. */
+const peopleCountry = (country: string | undefined) =>
+  country === 'AU' || country === 'NZ' ? country : null;
+
+function prepare(db: Database.Database) {
+  const fts = (entity: Entity) =>
+    ftsTables(entity).map(({ name, columns }) => ({
+      remove: db.prepare<[number]>(`DELETE FROM ${name} WHERE rowid = ?`),
+      add: db.prepare<[number]>(
+        `INSERT INTO ${name} (rowid, ${columns.map(([c]) => c).join(', ')})
+         SELECT rid, ${columns.map(([, from]) => from).join(', ')} FROM ${SEARCH_TABLES[entity].search} WHERE rid = ?`,
+      ),
+    }));
+  return {
+    putPerson: db.prepare(
+      `INSERT OR REPLACE INTO people_search (rid, id, country, ${PERSON_COLUMNS.join(', ')})
+       VALUES (@rid, @id, coalesce(@location_country, (SELECT CASE WHEN c.country IN ('AU', 'NZ') THEN c.country END
+         FROM companies_search c WHERE c.id = @company_id)), ${named(PERSON_COLUMNS)})`,
+    ),
+    putCompany: db.prepare(
+      `INSERT OR REPLACE INTO companies_search (rid, id, ${COMPANY_COLUMNS.join(', ')})
+       VALUES (@rid, @id, ${named(COMPANY_COLUMNS)})`,
+    ),
+    companyCountry: db
+      .prepare<[number], string>('SELECT country FROM companies_search WHERE rid = ?')
+      .pluck(),
+    removePerson: db.prepare<[number]>('DELETE FROM people_search WHERE rid = ?'),
+    removeCompany: db.prepare<[number], { id: string; country: string }>(
+      'DELETE FROM companies_search WHERE rid = ? RETURNING id, country',
+    ),
+    employeesCountry: db.prepare<[string | null, string]>(
+      'UPDATE people_search SET country = ? WHERE company_id = ? AND location_country IS NULL',
+    ),
+    peopleBulkUnderWay: db
+      .prepare<[], number>("SELECT EXISTS (SELECT 1 FROM bulk_loads WHERE entity = 'people')")
+      .pluck(),
+    fts: { people: fts('people'), companies: fts('companies') },
+  };
+}
+
+/**
+ * The search side of record writes. A person's country is theirs or their company's: a company's write or
+ * removal sets it on its people who have none of their own (unless a bulk load of people is under way,
+ * which sets every person's at its end).
+ */
+export class SqliteSearchWrites {
+  private readonly s: ReturnType<typeof prepare>;
+
+  constructor(private readonly db: Database.Database) {
+    this.s = prepare(db);
+  }
+
+  /** Writes a record's search row and its words; `fts` false during a bulk load (built at its end). */
+  put(entity: Entity, rid: number, id: string, facts: SearchFacts | undefined, body: string, fts = true) {
+    const derived = facts ?? factsOf(entity, body);
+    if (entity === 'people') this.putPerson(rid, id, derived as PersonFacts);
+    else this.putCompany(rid, id, derived as CompanyFacts);
+    if (!fts) return;
+    for (const words of this.s.fts[entity]) {
+      words.remove.run(rid);
+      words.add.run(rid);
+    }
+  }
+
+  private putPerson(rid: number, id: string, facts: PersonFacts): void {
+    this.s.putPerson.run({ ...facts, rid, id });
+  }
+
+  private putCompany(rid: number, id: string, facts: CompanyFacts): void {
+    const before = this.s.companyCountry.get(rid);
+    this.s.putCompany.run({ ...facts, rid, id });
+    const country = peopleCountry(facts.country);
+    if (before !== undefined && peopleCountry(before) === country) return;
+    this.setEmployeesCountry(id, country);
+  }
+
+  private setEmployeesCountry(companyId: string, country: string | null): void {
+    if (this.s.peopleBulkUnderWay.get() === 1) return;
+    this.s.employeesCountry.run(country, companyId);
+  }
+
+  /** Removes a record's search row and words. */
+  remove(entity: Entity, rid: number): void {
+    for (const words of this.s.fts[entity]) words.remove.run(rid);
+    if (entity === 'people') {
+      this.s.removePerson.run(rid);
+      return;
+    }
+    const removed = this.s.removeCompany.get(rid);
+    if (removed && peopleCountry(removed.country) !== null) this.setEmployeesCountry(removed.id, null);
+  }
+
+  /** A bulk load begins: rows go in without index upkeep. */
+  beginBulk(entity: Entity): void {
+    this.db.exec(dropSearchIndexes(entity));
+  }
+
+  /** A bulk load ends: indexes built sorted, words indexed, and people's countries worked out again. */
+  finishBulk(entity: Entity): void {
+    this.db.exec(createSearchIndexes(entity));
+    this.db.exec(rebuildFts(entity));
+    this.db.exec(PEOPLE_COUNTRIES);
+  }
+}

@@ -1,0 +1,71 @@
+// Search text: folded words, and "every word as a word or the start of one".
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  compactLabel,
+  matchesWordStarts,
+  searchWords,
+  storedWords,
+  wordList,
+  wordScore,
+} from '../../src/search/text.js';
+
+describe('search words', () => {
+  it('fold case, accents, compatibility forms and punctuation', () => {
+    expect(searchWords('Head of R&D — Engineering')).toBe('head of r d engineering');
+    expect(searchWords('  José GARCÍA ')).toBe('jose garcia');
+    expect(searchWords('Māori Wānaka Taupō')).toBe('maori wanaka taupo');
+    expect(searchWords('ﬁnance／ＣＦＯ')).toBe('finance cfo');
+    expect(searchWords('İstanbul')).toBe('istanbul');
+    expect(searchWords('東京 office')).toBe('東京 office');
+    expect(searchWords('—')).toBe('');
+  });
+
+  it('are letters and digits separated by single spaces, and folding them again changes nothing', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (text) => {
+        const words = searchWords(text);
+        expect(words).not.toMatch(/^ | $| {2}/);
+        expect(words).toMatch(/^[\p{L}\p{N} ]*$/u);
+        expect(searchWords(words)).toBe(words);
+      }),
+    );
+  });
+
+  it('match a position when every word is a word of it or starts one', () => {
+    const position = storedWords('Engineering Manager');
+    expect(matchesWordStarts(position, wordList('eng man'))).toBe(true);
+    expect(matchesWordStarts(position, wordList('Manager, ENGINEERING'))).toBe(true);
+    expect(matchesWordStarts(position, wordList('gineer'))).toBe(false);
+    expect(matchesWordStarts(position, wordList('eng sales'))).toBe(false);
+    expect(matchesWordStarts(storedWords('Directeur Général'), wordList('general'))).toBe(true);
+  });
+
+  it('find every word of a text in it, and every start of those words', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-zé]{1,8}$/), { minLength: 1, maxLength: 5 }),
+        fc.nat(),
+        (list, cut) => {
+          const stored = storedWords(list.join(' '));
+          const word = searchWords(list[cut % list.length]!);
+          expect(matchesWordStarts(stored, [word])).toBe(true);
+          expect(matchesWordStarts(stored, [word.slice(0, 1 + (cut % word.length))])).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('score 2 for a whole word and 1 for the start of one', () => {
+    const stored = storedWords('Sales Manager');
+    expect(wordScore(stored, ['sales'])).toBe(2);
+    expect(wordScore(stored, ['man'])).toBe(1);
+    expect(wordScore(stored, ['sales', 'man', 'finance'])).toBe(3);
+    expect(wordScore('', ['sales'])).toBe(0);
+  });
+
+  it('compare range labels without case or spaces', () => {
+    expect(compactLabel('11 - 50')).toBe(compactLabel('11-50'));
+    expect(compactLabel('>$1B+')).toBe('>$1b+');
+  });
+});

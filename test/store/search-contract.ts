@@ -1,0 +1,218 @@
+// The searches every Store backend promises (run inside the store contract suite, on each backend).
+import { expect, it } from 'vitest';
+import type { PeopleFilters, SearchQuery } from '../../src/search/query.js';
+import type { Entity, RecordToStore, Store } from '../../src/store/store.js';
+
+const record = (id: string, fields: object): RecordToStore => {
+  const body = JSON.stringify({ id, ...fields });
+  return { id, body, etag: `"${body.length}"`, identifiers: [] };
+};
+
+const at = (company: string, more: object = {}) => ({
+  current_company: { id: company, name: company },
+  ...more,
+});
+
+/** The ids (in order) and total of a people search. */
+async function people(store: Store, filters: PeopleFilters, more: Partial<SearchQuery<PeopleFilters>> = {}) {
+  const page = await store.searchPeople({ filters, limit: 100, ...more });
+  return { ids: page.hits.map((hit) => hit.id), total: page.total };
+}
+
+const ids = async (store: Store, filters: PeopleFilters, more: Partial<SearchQuery<PeopleFilters>> = {}) =>
+  (await people(store, filters, more)).ids;
+
+/** Registers the search contract's tests; `store()` is the suite's fresh, empty store. */
+export function searchContract(store: () => Store) {
+  const put = (entity: Entity, records: RecordToStore[]) => store().upsert(entity, records);
+
+  it('finds people by current company, seniority, department and country, in id order', async () => {
+    await put('people', [
+      record(
+        'p3',
+        at('c1', { seniority: 'Manager', department: 'Finance', location: ['Perth', 'Australia'] }),
+      ),
+      record('p1', at('c1', { seniority: 'manager', department: 'Sales', location: ['Auckland', 'NZ'] })),
+      record('p2', at('c2', { seniority: 'Other', department: 'Finance', location: ['Sydney', 'AU'] })),
+      record('p4', { seniority: 'Seniority Unknown', department: 'Finance' }),
+    ]);
+    expect(await people(store(), { companyIds: ['c1'] })).toEqual({
+      ids: ['p1', 'p3'],
+      total: { value: 2, relation: 'eq' },
+    });
+    expect(await ids(store(), { seniorities: [5] })).toEqual(['p1', 'p3']);
+    expect(await ids(store(), { departments: [14] })).toEqual(['p2', 'p3', 'p4']);
+    expect(await ids(store(), { seniorities: [5], departments: [14], countries: ['AU'] })).toEqual(['p3']);
+    expect(await ids(store(), { countries: ['NZ'] })).toEqual(['p1']);
+    expect(await ids(store(), { companyIds: ['c1', 'c2'], departments: [2, 14] })).toEqual([
+      'p1',
+      'p2',
+      'p3',
+    ]);
+    expect(await people(store(), { companyIds: ['c9'] })).toEqual({
+      ids: [],
+      total: { value: 0, relation: 'eq' },
+    });
+  });
+
+  it('matches every word of a position as a word or its start, ignoring case, accents and punctuation', async () => {
+    await put('people', [
+      record('p1', { position: 'Engineering Manager' }),
+      record('p2', { position: 'Manager, Software Engineering' }),
+      record('p3', { position: 'Reengineering Lead' }),
+      record('p4', { position: 'Directeur Général' }),
+      record('p5', { position: null }),
+    ]);
+    expect(await ids(store(), { position: ['eng', 'man'] })).toEqual(['p1', 'p2']);
+    expect(await ids(store(), { position: ['engineering'] })).toEqual(['p1', 'p2']);
+    expect(await ids(store(), { position: ['gineer'] })).toEqual([]);
+    expect(await ids(store(), { position: ['general'] })).toEqual(['p4']);
+    expect(await ids(store(), { position: ['directeur', 'gen'] })).toEqual(['p4']);
+  });
+
+  it("takes a person's country from their location, else from their company as it comes and goes", async () => {
+    await put('people', [
+      record('p1', at('c1', { location: ['Sydney', 'New South Wales', 'Australia'] })),
+      record('p2', at('c1', { location: ['Remote'] })),
+      record('p3', at('c1')),
+      record('p4', at('c2', { location: ['Auckland', 'New Zealand'] })),
+    ]);
+    expect(await ids(store(), { countries: ['AU'] })).toEqual(['p1']);
+    await put('companies', [record('c1', { hq_country: 'New Zealand' })]);
+    expect(await ids(store(), { countries: ['NZ'] })).toEqual(['p2', 'p3', 'p4']);
+    await put('companies', [record('c1', { hq_country: 'Australia' })]);
+    expect(await ids(store(), { countries: ['AU'] })).toEqual(['p1', 'p2', 'p3']);
+    expect(await ids(store(), { countries: ['NZ'] })).toEqual(['p4']);
+    await put('people', [record('p5', at('c1'))]);
+    expect(await ids(store(), { countries: ['AU'] })).toEqual(['p1', 'p2', 'p3', 'p5']);
+    await store().delete('companies', ['c1']);
+    expect(await ids(store(), { countries: ['AU'] })).toEqual(['p1']);
+    await put('companies', [record('c1', { hq_country: 'United States' })]);
+    expect(await ids(store(), { countries: ['AU'] })).toEqual(['p1']);
+  });
+
+  it('follows every write: replaced, deleted and suppressed records are searched as they are now', async () => {
+    await put('people', [record('p1', at('c1')), record('p2', at('c1')), record('p3', at('c1'))]);
+    await put('people', [record('p1', at('c2'))]);
+    expect(await ids(store(), { companyIds: ['c1'] })).toEqual(['p2', 'p3']);
+    expect(await ids(store(), { companyIds: ['c2'] })).toEqual(['p1']);
+    await store().delete('people', ['p2']);
+    await store().suppress('people', ['p3'], ['hash-of-p3']);
+    expect(await ids(store(), { companyIds: ['c1'] })).toEqual([]);
+    await put('people', [record('p2', at('c1', { position: 'Head of Sales' }))]);
+    expect(await ids(store(), { position: ['sales'] })).toEqual(['p2']);
+  });
+
+  it('pages from an offset and after a sort key, and returns each record with its stored body', async () => {
+    const all = Array.from({ length: 25 }, (_, i) => record(`p${String(i).padStart(2, '0')}`, at('c1')));
+    await put('people', [...all].reverse());
+    const page = await store().searchPeople({
+      filters: { companyIds: ['c1'] },
+      start: { offset: 10 },
+      limit: 5,
+    });
+    expect(page.total).toEqual({ value: 25, relation: 'eq' });
+    expect(page.hits.map((hit) => hit.id)).toEqual(['p10', 'p11', 'p12', 'p13', 'p14']);
+    expect(page.hits[0]!.body).toBe(all[10]!.body);
+    const after = await ids(store(), { companyIds: ['c1'] }, { start: { after: { rank: 0, id: 'p21' } } });
+    expect(after).toEqual(['p22', 'p23', 'p24']);
+    expect(await ids(store(), { companyIds: ['c1'] }, { start: { offset: 30 } })).toEqual([]);
+  });
+
+  it('ranks free text by whole words before word starts, then by id, and pages by rank', async () => {
+    await put('people', [
+      record('p1', { name: 'Sam Salesman', position: 'Engineer' }),
+      record('p2', { name: 'Jo Bloggs', position: 'Sales Manager', skills: ['Sales'] }),
+      record('p3', { name: 'Ann Lee', headline: 'Sales at Acme' }),
+      record('p4', { name: 'Bob Ray', position: 'Chef' }),
+    ]);
+    const page = await store().searchPeople({ filters: {}, q: ['sales'], limit: 10 });
+    expect(page.hits.map((hit) => [hit.id, hit.rank])).toEqual([
+      ['p2', 4],
+      ['p3', 2],
+      ['p1', 1],
+    ]);
+    const next = await store().searchPeople({
+      filters: {},
+      q: ['sales'],
+      start: { after: { rank: 2, id: 'p3' } },
+      limit: 10,
+    });
+    expect(next.hits.map((hit) => hit.id)).toEqual(['p1']);
+    expect(await ids(store(), { position: ['man'] }, { q: ['jo', 'sales'] })).toEqual(['p2']);
+  });
+
+  it('finds people by skills, state and location words', async () => {
+    await put('people', [
+      record('p1', {
+        skills: ['B2B Sales', 'Negotiation'],
+        location: ['North Sydney', 'New South Wales', 'Australia'],
+      }),
+      record('p2', { skills: ['Sales'], location: ['Hobart', 'TAS', 'Australia'] }),
+      record('p3', { skills: ['Sales Negotiation'], location: ['Wānaka', 'Otago', 'New Zealand'] }),
+    ]);
+    expect(await ids(store(), { skills: ['sales'] })).toEqual(['p2']);
+    expect(await ids(store(), { skills: ['b2b sales', 'sales negotiation'] })).toEqual(['p1', 'p3']);
+    expect(await ids(store(), { states: ['NSW'] })).toEqual(['p1']);
+    expect(await ids(store(), { states: ['TAS', 'OTA'] })).toEqual(['p2', 'p3']);
+    expect(await ids(store(), { locations: [['syd']] })).toEqual(['p1']);
+    expect(await ids(store(), { locations: [['wanaka'], ['hob']] })).toEqual(['p2', 'p3']);
+  });
+
+  it('finds companies by every filter, and ranks free text', async () => {
+    await put('companies', [
+      record('c1', {
+        name: 'Harbour Builders',
+        description: 'Commercial building in Sydney',
+        industries: ['Construction', 'Building Materials'],
+        company_size: '11 - 50',
+        states: ['NSW', 'VIC'],
+        hq_country: 'Australia',
+        revenue: '$1M - $10M',
+        year_founded: 1998,
+        nextGen: { technographics: { CRM: ['HubSpot'], Accounting: ['Xero'] } },
+      }),
+      record('c2', {
+        name: 'Kiwi Software',
+        keywords: ['building software'],
+        industries: ['Software'],
+        company_size: '1000+',
+        states: ['AUK'],
+        hq_country: 'NZ',
+        revenue: '>$1B+',
+        year_founded: 2012,
+        nextGen: { technographics: { CRM: ['Salesforce'] } },
+      }),
+    ]);
+    const find = async (filters: object, q?: string[]) =>
+      (await store().searchCompanies({ filters, q, limit: 10 })).hits.map((hit) => hit.id);
+    expect(await find({ industries: ['construction'] })).toEqual(['c1']);
+    expect(await find({ sizes: ['11-50'] })).toEqual(['c1']);
+    expect(await find({ states: ['VIC', 'AUK'] })).toEqual(['c1', 'c2']);
+    expect(await find({ countries: ['NZ'] })).toEqual(['c2']);
+    expect(await find({ technologies: ['xero'] })).toEqual(['c1']);
+    expect(await find({ revenues: ['>$1b+'] })).toEqual(['c2']);
+    expect(await find({ yearFounded: { gte: 2000 } })).toEqual(['c2']);
+    expect(await find({ yearFounded: { gte: 1990, lte: 2000 } })).toEqual(['c1']);
+    expect(await find({}, ['build'])).toEqual(['c1', 'c2']);
+    expect(await find({}, ['building'])).toEqual(['c1', 'c2']);
+    expect(await find({ countries: ['AU'] }, ['software'])).toEqual([]);
+  });
+
+  it('searches what a bulk load wrote once it has finished', async () => {
+    const bulk = await store().beginBulkLoad?.('people');
+    if (!bulk) return; // a backend without bulk loads writes by upsert, tested above
+    await put('companies', [record('c1', { hq_country: 'NZ' })]);
+    await bulk.upsert([
+      record('p1', at('c1', { position: 'Chief Executive Officer' })),
+      record('p2', at('c2')),
+    ]);
+    await bulk.upsert([record('p1', at('c1', { position: 'Chief Financial Officer' }))]);
+    await bulk.finish();
+    expect(await ids(store(), { position: ['chief', 'fin'] })).toEqual(['p1']);
+    expect(await ids(store(), { position: ['exec'] })).toEqual([]);
+    expect(await ids(store(), { companyIds: ['c1'], countries: ['NZ'] })).toEqual(['p1']);
+    await put('people', [record('p3', at('c1', { position: 'Chief Technology Officer' }))]);
+    expect(await ids(store(), { position: ['chief'] })).toEqual(['p1', 'p3']);
+  });
+}

@@ -454,7 +454,7 @@ export interface components {
              * @description Stable, machine-readable problem code
              * @enum {string}
              */
-            code: "missing_identifier" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "ambiguous_match" | "rate_limited" | "internal" | "unavailable";
+            code: "missing_identifier" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "ambiguous_match" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
             /** @description The id of the request, also sent as X-Request-Id */
             request_id: string;
             /** @description `invalid_parameter` and `unknown_parameter`: the query parameter at fault */
@@ -526,6 +526,7 @@ export interface components {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -537,6 +538,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -549,6 +551,7 @@ export interface components {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
                 [name: string]: unknown;
             };
@@ -562,6 +565,7 @@ export interface components {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -574,6 +578,7 @@ export interface components {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
                 [name: string]: unknown;
             };
@@ -587,6 +592,7 @@ export interface components {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
                 [name: string]: unknown;
             };
@@ -594,12 +600,13 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Over the key's rate limit: retry after `Retry-After` seconds */
+        /** @description Over the key's rate limit, or, for requests without a valid token, over the client address's (no RateLimit headers then): retry after `Retry-After` seconds */
         RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -636,6 +643,7 @@ export interface components {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
                 [name: string]: unknown;
             };
@@ -662,6 +670,8 @@ export interface components {
         RateLimit: string;
         /** @description The key's rate limit: `q` requests per `w` seconds, with a burst of one second's worth */
         "RateLimit-Policy": string;
+        /** @description `private, no-store` on every response of an operation that takes a token: it holds the key holder's data, for no cache to keep (a client may still revalidate a record with `If-None-Match`) */
+        "Cache-Control": string;
         /** @description Seconds to wait before retrying */
         "Retry-After": number;
         /** @description Matched lookups left in the key's monthly quota; sent only for keys that have a quota */
@@ -760,6 +770,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
                     [name: string]: unknown;
                 };
@@ -823,6 +834,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
                     [name: string]: unknown;
                 };
@@ -891,6 +903,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
                     [name: string]: unknown;
                 };
@@ -959,6 +972,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
                     [name: string]: unknown;
                 };
@@ -994,6 +1008,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
                     [name: string]: unknown;
                 };

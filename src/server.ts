@@ -2,8 +2,9 @@
 // timeouts and connection bound that keep slow and idle clients from holding it; shuts down gracefully.
 
 import cluster from 'node:cluster';
-import type { ServerOptions } from 'node:http';
+import type { Server, ServerOptions } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { JournalFolder } from './accounting/folder.js';
 import { buildApp } from './app.js';
@@ -42,6 +43,24 @@ function serverOptions(
     connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(config.headersTimeoutMs / 4))),
     ...(tls ? { tls } : {}),
   };
+}
+
+/**
+ * At most `max` open connections; more are closed as they arrive. A server on its own has Node do it; in
+ * a node:cluster worker Node does not (the primary accepts, and hands connections over), so the worker
+ * counts its own.
+ */
+function capConnections(server: Server, max: number): void {
+  if (!cluster.isWorker) {
+    server.maxConnections = max;
+    return;
+  }
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (open >= max) return void socket.destroy();
+    open++;
+    socket.once('close', () => open--);
+  });
 }
 
 export async function startServer(config: Config, store: Store): Promise<RunningServer> {
@@ -87,7 +106,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
   limits.logTo(app.log);
   // Longer than common load balancers' idle timeouts (60 s), so that the balancer closes first.
   app.server.keepAliveTimeout = config.keepAliveTimeoutMs;
-  app.server.maxConnections = config.maxConnections;
+  capConnections(app.server, config.maxConnections);
   const address = await app.listen({ port: config.port, host: config.host });
   // Fastify names the scheme of a server it made; this one is ours.
   const url = tls ? address.replace(/^http:/, 'https:') : address;

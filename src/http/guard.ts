@@ -17,13 +17,14 @@ const SENT_UNAUTHORIZED = new ProblemError('unauthorized', 'sent by the route');
 
 export function registerGuards(app: FastifyInstance, unauthenticated: UnauthenticatedLimit): void {
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-content-type-options', 'nosniff');
+    // Set on the raw response, so that a route writing its reply itself (a hijacked one) sends them too.
+    reply.raw.setHeader('x-content-type-options', 'nosniff');
     if (takesNoBody(request.method) && hasBody(request.raw)) {
       return done(unwantedBody(request.raw, request.url.split('?')[0]!));
     }
     if (!isKeyed(request) || request.routeOptions.config.lookup) return done();
     // Whatever a keyed route answers is the key holder's own: no cache keeps it.
-    reply.header('cache-control', 'private, no-store');
+    reply.raw.setHeader('cache-control', 'private, no-store');
     const refusal = unauthenticated.refusal(request.raw);
     if (refusal !== undefined) return done(refusal);
     // A 401 thrown to the error handler is charged there, and can become the 429; one a route writes

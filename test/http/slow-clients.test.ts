@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
+import { dataSet, serve } from '../cluster/serve.js';
 
 interface Ending {
   /** What the server wrote before closing. */
@@ -126,4 +127,33 @@ describe('a server with short timeouts and a connection cap', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await healthy()).toBe(200);
   });
+});
+
+describe('a server of several workers', () => {
+  it('holds each worker to the connection cap: node:cluster leaves it to the worker', async () => {
+    const { db } = dataSet(100);
+    const server = await serve(['--db', db, '--workers', '2'], {
+      ENRICH_MAX_CONNECTIONS: '2',
+      ENRICH_HEADERS_TIMEOUT_MS: '5000',
+    });
+    const port = Number(new URL(server.url).port);
+    const sockets: Socket[] = [];
+    let closed = 0;
+    try {
+      for (let i = 0; i < 8; i++) {
+        const socket = connect(port, '127.0.0.1');
+        socket.on('error', () => {});
+        socket.on('close', () => closed++);
+        sockets.push(socket);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(8 - closed).toBeLessThanOrEqual(4);
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });

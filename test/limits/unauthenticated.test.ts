@@ -7,6 +7,7 @@ import { MemoryRateLimiter } from '../../src/limits/rate-limit.js';
 import { RedisRateLimiter } from '../../src/limits/redis/rate-limit.js';
 import { UnauthenticatedLimit } from '../../src/limits/unauthenticated.js';
 import { connected, policy, testPrefix } from '../cluster/redis.js';
+import { bucketAllows, dataSet, PERSON_ID, serve } from '../cluster/serve.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 
 const PERSON = '/people?id=fp000000000001';
@@ -106,6 +107,30 @@ describe('requests without a valid token, per client address', () => {
     for (let i = 0; i < 6; i++) await get(PERSON, from);
     for (const url of ['/healthz', '/readyz', '/openapi.json']) {
       expect((await get(url, from)).statusCode).toBe(200);
+    }
+  });
+});
+
+describe('a keyed route that writes its own replies', () => {
+  it('gets the limit, Cache-Control and nosniff by declaring its token: its 401s count, then 429', async () => {
+    const t = await testApp('sqlite', { unauthenticatedRate: 2 });
+    try {
+      // As a route that streams its reply does: hijacked, writing the raw response, 401 included.
+      t.app.post('/v1/things', { schema: { security: [{ bearer: [] }] } }, (_request, reply) => {
+        reply.hijack();
+        reply.raw.writeHead(401, { 'content-type': 'application/problem+json' });
+        reply.raw.end('{"code":"unauthorized"}');
+      });
+      const post = () => t.app.inject({ method: 'POST', url: '/v1/things', remoteAddress: '192.0.2.200' });
+      const first = await post();
+      expect(first.statusCode).toBe(401);
+      expect(first.headers['cache-control']).toBe('private, no-store');
+      expect(first.headers['x-content-type-options']).toBe('nosniff');
+      const statuses = [(await post()).statusCode, (await post()).statusCode, (await post()).statusCode];
+      expect(statuses).toEqual([401, 401, 429]); // charged once sent: the address is refused from the next
+      expect((await t.app.inject({ url: PERSON, remoteAddress: '192.0.2.200' })).statusCode).toBe(429);
+    } finally {
+      await t.close();
     }
   });
 });
@@ -246,4 +271,31 @@ describe('the buckets of addresses', () => {
       b.disconnect();
     }
   });
+});
+
+describe('the per-address limit of a server with workers', () => {
+  it('is one bucket for the machine: the primary holds it, as it holds the keys', async () => {
+    const { db } = dataSet(100);
+    const server = await serve(['--db', db, '--workers', '2'], { ENRICH_UNAUTHENTICATED_RATE: '5' });
+    try {
+      const started = performance.now();
+      const statuses = await Promise.all(
+        Array.from({ length: 30 }, async () => {
+          // A connection each, so that both workers take their share.
+          const response = await fetch(`${server.url}/people?id=${PERSON_ID}`, {
+            headers: { authorization: unknownToken(), connection: 'close' },
+          });
+          await response.arrayBuffer();
+          return response.status;
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const unauthorized = statuses.filter((s) => s === 401).length;
+      expect(unauthorized).toBeGreaterThanOrEqual(5);
+      expect(unauthorized).toBeLessThanOrEqual(bucketAllows(5, seconds));
+      expect(statuses.filter((s) => s === 429).length).toBe(30 - unauthorized);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });

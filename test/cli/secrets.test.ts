@@ -137,7 +137,8 @@ describe('a PostgreSQL that goes away under a running server', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(server.stdout()).toContain('readiness check failed');
-    expectNoPassword(body, await lookup.text(), server.stdout());
+    expectNoPassword(body, await lookup.text(), server.stdout(), server.stderr());
+    expect(server.stderr()).toMatch(/listening on \S+ over PostgreSQL 127\.0\.0\.1:\d+\/postgres/);
   });
 
   it('fails a command saying the store is unavailable, without the password', async () => {

@@ -1,16 +1,27 @@
 // buildApp(deps): plugins, routes, error and 404 handlers. Never listens; server.ts does.
 
-import { createServer } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createSecureServer } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { openAccounting } from './accounting/open.js';
 import { ProblemError } from './errors.js';
+import { BODY_LIMIT } from './http/body.js';
+import { clientAddressOf, compileTrust, type TrustProxy } from './http/client-address.js';
 import { registerCompression } from './http/compression.js';
 import { type CorsOrigins, corsPolicy, registerCors } from './http/cors.js';
+import { registerGuards } from './http/guard.js';
 import { LookupPath } from './http/lookup-path.js';
 import { frameworkErrorDetail, sendProblem, toProblem } from './http/problem.js';
 import { requestId } from './http/request-id.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
+import { UnauthenticatedLimit } from './limits/unauthenticated.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { registerOpenapi } from './openapi/document.js';
 import { registerCompany } from './routes/company.js';
@@ -49,6 +60,12 @@ export interface AppDeps {
   corsOrigins?: CorsOrigins;
   /** Told what closing the app flushed, once it has (a server's last log line says it). */
   onFlushed?: (flushed: Flushed) => void;
+  /** Requests per second of one client address without a valid token (default 20; 0: no limit). */
+  unauthenticatedRate?: number;
+  /** The proxies whose X-Forwarded-For names the client; none when omitted. */
+  trustProxy?: TrustProxy | undefined;
+  /** The HTTP server's options (timeouts, set by server.ts), and a certificate and key to serve HTTPS. */
+  server?: ServerOptions & { tls?: { cert: Buffer; key: Buffer } | undefined };
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -57,6 +74,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limiter: RateLimiter = deps.limiter ?? new MemoryRateLimiter();
   const quota = deps.quota ?? new MemoryQuotaCounter(store);
   const cors = deps.corsOrigins ? corsPolicy(deps.corsOrigins) : undefined;
+  const unauthenticated = new UnauthenticatedLimit(
+    limiter,
+    deps.unauthenticatedRate ?? 20,
+    clientAddressOf(deps.trustProxy),
+  );
+  const { tls, ...serverOptions } = deps.server ?? {};
 
   // Lookups are served before Fastify's router (LookupPath.serve): a synchronous path with no hook,
   // per-request logger or promise. Everything else, and lookups it leaves (while closing), goes on.
@@ -70,12 +93,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Fastify's own answers to a request it cannot route (a malformed URL, say) are problems too; their
     // messages quote the URL, and so the query: personal data, not repeated.
     frameworkErrors: (error, request, reply) =>
-      sendProblem(request, reply, new ProblemError('invalid_parameter', frameworkErrorDetail(error))),
+      sendProblem(
+        request,
+        reply.header('x-content-type-options', 'nosniff'),
+        new ProblemError('invalid_parameter', frameworkErrorDetail(error)),
+      ),
     routerOptions: { maxParamLength: 2048 },
-    serverFactory: (handler) =>
-      createServer((req, res) => {
+    // Routes that take a body take a small one unless they set their own limit.
+    bodyLimit: BODY_LIMIT,
+    // request.ip, as the lookup path and the per-address limit read it.
+    ...(deps.trustProxy === undefined ? {} : { trustProxy: compileTrust(deps.trustProxy) }),
+    serverFactory: (handler) => {
+      const listener = (req: IncomingMessage, res: ServerResponse) => {
         if (!lookups?.serve(req, res)) handler(req, res);
-      }),
+      };
+      if (!tls) return createServer(serverOptions, listener);
+      // An https.Server is an http.Server to everything Fastify and the lookup path use of it.
+      return createSecureServer({ ...serverOptions, ...tls }, listener) as unknown as Server;
+    },
   });
 
   const accounting =
@@ -96,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     accessLog: deps.accessLog ?? false,
     cors,
+    unauthenticated,
   });
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -117,8 +153,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
 
-  app.setErrorHandler((error, request, reply) => {
-    const problem = toProblem(error);
+  registerGuards(app, unauthenticated);
+  app.setErrorHandler(async (error, request, reply) => {
+    let problem = toProblem(error);
+    // A 401 is charged to the client's address: past its limit, a 429 instead.
+    if (problem.code === 'unauthorized') {
+      problem = await Promise.resolve(unauthenticated.charge(request.raw, problem)).catch(toProblem);
+    }
     if (problem.status >= 500)
       request.log.error({ err: error, route: request.routeOptions.url }, 'request failed');
     return sendProblem(request, reply, problem);

@@ -4,7 +4,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { JournalFolder } from './accounting/folder.js';
 import { MetricsGatherer } from './cluster-metrics.js';
-import type { Config } from './config.js';
+import { type Config, maskSecrets } from './config.js';
 import { LimitOwner } from './limits/cluster/owner.js';
 import { createMetrics } from './metrics.js';
 import { startServer } from './server.js';
@@ -63,14 +63,14 @@ export async function startWorker(config: Config, store: Store): Promise<void> {
 
 type Address = { address: string; port: number; addressType: number | string };
 
-function urlOf(address: Address): string {
+function urlOf(address: Address, scheme: 'http' | 'https'): string {
   const host =
     address.addressType === 6 || address.addressType === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
+  return `${scheme}://${host}:${address.port}`;
 }
 
 /** Resolves with the URL once `count` workers listen; rejects if a worker exits first. */
-function allListening(count: number): Promise<string> {
+function allListening(count: number, scheme: 'http' | 'https'): Promise<string> {
   return new Promise((resolve, reject) => {
     let listening = 0;
     const done = () => {
@@ -80,7 +80,7 @@ function allListening(count: number): Promise<string> {
     const onListening = (_worker: Worker, address: Address) => {
       if (++listening < count) return;
       done();
-      resolve(urlOf(address));
+      resolve(urlOf(address, scheme));
     };
     const onExit = (_worker: Worker, code: number | null, signal: string | null) => {
       done();
@@ -147,7 +147,7 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
       if (config.accounting !== false) {
         flushed.lookupsFolded += await new JournalFolder(store, config.journalDir).fold().catch((error) => {
           log('error', "folding the workers' journals failed: the next start folds them", {
-            err: String(error),
+            err: maskSecrets(String(error)),
           });
           return 0;
         });
@@ -166,7 +166,7 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
         process.exit(0);
       },
       (error: unknown) => {
-        log('error', 'shutdown failed', { err: String(error) });
+        log('error', 'shutdown failed', { err: maskSecrets(String(error)) });
         process.exit(1);
       },
     );
@@ -185,7 +185,13 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
     }, delay).unref();
   });
 
-  const listening = allListening(config.workers);
+  // Every worker reads the certificate again on SIGHUP: the primary passes the signal on.
+  if (config.tlsCert) {
+    process.on('SIGHUP', () => {
+      for (const worker of liveWorkers()) worker.process.kill('SIGHUP');
+    });
+  }
+  const listening = allListening(config.workers, config.tlsCert ? 'https' : 'http');
   for (let i = 0; i < config.workers; i++) fork();
   try {
     const url = await listening;

@@ -1,8 +1,12 @@
 // Configuration from flags and environment: typed, validated at start with a clear message, frozen.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { type Static, Type } from '@sinclair/typebox';
+import { FormatRegistry, type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { compileTrust } from './http/client-address.js';
+
+/** A connection URL the WHATWG parser reads, as the PostgreSQL and Redis clients will. */
+FormatRegistry.Set('url', (value) => URL.canParse(value));
 
 /** `*`, or an origin as a browser sends it: scheme, lower-case host, a port unless the scheme's default. */
 const ORIGIN = '^([*]|https?://([a-z0-9.-]+|\\[[0-9a-f:.]+\\])(:[0-9]+)?)$';
@@ -12,8 +16,8 @@ export const ConfigSchema = Type.Object({
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
   /** SQLite file, used when databaseUrl is not set. */
   dbPath: Type.String({ minLength: 1 }),
-  databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
-  databaseReadUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', format: 'url' })),
+  databaseReadUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', format: 'url' })),
   logLevel: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
   ),
@@ -26,7 +30,7 @@ export const ConfigSchema = Type.Object({
   /** Server processes (node:cluster); 1 serves from this process alone. */
   workers: Type.Integer({ minimum: 1, maximum: 1024 }),
   /** Rate limits and quotas shared through Redis, when set. */
-  redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://', format: 'url' })),
   /** With Redis unreachable: admit requests (`open`) or answer 503 (`closed`). */
   redisFailure: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
   /** Prefix of every Redis key, so that several deployments can share one Redis. */
@@ -39,11 +43,83 @@ export const ConfigSchema = Type.Object({
   journalDir: Type.String({ minLength: 1 }),
   /** Origins browsers may call from (CORS), each `scheme://host[:port]`, or `*` for any; off when absent. */
   corsOrigins: Type.Optional(Type.Array(Type.String({ pattern: ORIGIN }), { minItems: 1 })),
+  /** HTTPS: the certificate (chain) and private key files, PEM; both or neither. */
+  tlsCert: Type.Optional(Type.String({ minLength: 1 })),
+  tlsKey: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * The proxies whose X-Forwarded-For is believed: how many hops in front of the server, or their
+   * addresses and CIDR ranges (`loopback`, `linklocal`, `uniquelocal` too). None when absent.
+   */
+  trustProxy: Type.Optional(
+    Type.Union([
+      Type.Integer({ minimum: 1, maximum: 32 }),
+      Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+    ]),
+  ),
+  /** Requests per second (and burst) of one client address without a valid token; 0 turns the limit off. */
+  unauthenticatedRate: Type.Integer({ minimum: 0 }),
+  /** How long a client may take to send a request's headers, ms; an idle connection is closed after it. */
+  headersTimeoutMs: Type.Integer({ minimum: 100 }),
+  /** How long a client may take to send a whole request, body included, ms. */
+  requestTimeoutMs: Type.Integer({ minimum: 100 }),
+  /** How long an idle keep-alive connection is kept after a response, ms. */
+  keepAliveTimeoutMs: Type.Integer({ minimum: 0 }),
+  /** Open connections per server process; more are closed as they arrive. */
+  maxConnections: Type.Integer({ minimum: 1 }),
 });
 export type Config = Readonly<Static<typeof ConfigSchema>>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** The settings that may hold a password. */
+const CONNECTIONS = ['databaseUrl', 'databaseReadUrl', 'redisUrl'] as const;
+const SECRET_VARIABLES = ['DATABASE_URL', 'DATABASE_READ_URL', 'REDIS_URL'] as const;
+
+/** Where a connection URL's password sits: after the user's `:`, up to the last `@` of the authority. */
+function passwordSpan(url: string): [number, number] | undefined {
+  const scheme = url.indexOf('://');
+  const start = scheme < 0 ? 0 : scheme + 3;
+  const at = url.lastIndexOf('@');
+  if (at < start) return undefined;
+  const colon = url.indexOf(':', start);
+  return colon < 0 || colon > at ? undefined : [colon + 1, at];
+}
+
+/**
+ * A connection URL fit to print: its password, and any `password=` in its query, replaced by `***`.
+ * Written for URLs a parser would refuse too, since those are the ones an error message quotes.
+ * @example maskUrl('postgres://app:s3cret@db/enrich') // 'postgres://app:***@db/enrich'
+ */
+export function maskUrl(url: string): string {
+  const span = passwordSpan(url);
+  const masked = span ? `${url.slice(0, span[0])}***${url.slice(span[1])}` : url;
+  return masked.replace(/([?&](?:password|pass|pwd)=)[^&#]*/gi, '$1***');
+}
+
+/**
+ * Text (an error from a driver, say) with every password of DATABASE_URL, DATABASE_READ_URL and REDIS_URL
+ * replaced by `***`, as written and percent-decoded: the last guard before anything is printed.
+ */
+export function maskSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
+  let masked = text;
+  for (const variable of SECRET_VARIABLES) {
+    const url = env[variable];
+    const span = url ? passwordSpan(url) : undefined;
+    if (!url || !span) continue;
+    masked = masked.replaceAll(url, maskUrl(url));
+    const password = url.slice(span[0], span[1]);
+    let decoded = password;
+    try {
+      decoded = decodeURIComponent(password);
+    } catch {}
+    // Shorter ones would mask common words of the text; the whole URL is masked above whatever its length.
+    for (const secret of new Set([password, decoded])) {
+      if (secret.length >= 4) masked = masked.replaceAll(secret, '***');
+    }
+  }
+  return masked;
 }
 
 /**
@@ -79,6 +155,17 @@ function corsOrigins(value: string | number | boolean | undefined) {
     }
   });
 }
+/** ENRICH_TRUST_PROXY: unset or `false` for none, a number of hops, or comma-separated addresses and ranges. */
+function trustProxy(value: string | number | boolean | undefined) {
+  if (typeof value !== 'string') return value === false ? undefined : value;
+  const text = value.trim();
+  if (text === '' || text === 'false') return undefined;
+  if (/^\d+$/.test(text)) return Number(text);
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
 const boolean = (value: string | number | boolean | undefined) =>
   value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
 
@@ -106,14 +193,71 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
     accounting: boolean(pick('accounting', 'ENRICH_ACCOUNTING') ?? true),
     journalDir: '',
     corsOrigins: corsOrigins(pick('corsOrigins', 'ENRICH_CORS_ORIGINS')),
+    tlsCert: pick('tlsCert', 'ENRICH_TLS_CERT') || undefined,
+    tlsKey: pick('tlsKey', 'ENRICH_TLS_KEY') || undefined,
+    trustProxy: trustProxy(pick('trustProxy', 'ENRICH_TRUST_PROXY')),
+    unauthenticatedRate: integer(pick('unauthenticatedRate', 'ENRICH_UNAUTHENTICATED_RATE') ?? 20),
+    headersTimeoutMs: integer(pick('headersTimeout', 'ENRICH_HEADERS_TIMEOUT_MS') ?? 10_000),
+    requestTimeoutMs: integer(pick('requestTimeout', 'ENRICH_REQUEST_TIMEOUT_MS') ?? 30_000),
+    keepAliveTimeoutMs: integer(pick('keepAliveTimeout', 'ENRICH_KEEP_ALIVE_TIMEOUT_MS') ?? 72_000),
+    maxConnections: integer(pick('maxConnections', 'ENRICH_MAX_CONNECTIONS') ?? 10_000),
   };
   candidate.journalDir = String(
     pick('journalDir', 'ENRICH_JOURNAL_DIR') ||
       defaultJournalDir({ dbPath: String(candidate.dbPath), databaseUrl: candidate.databaseUrl as string }),
   );
-  const problems = [...Value.Errors(ConfigSchema, candidate)].map(
-    (e) => `${e.path.slice(1) || 'config'}: ${e.message} (got ${JSON.stringify(e.value)})`,
-  );
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  refuseInvalid(ConfigSchema, candidate, crossChecks(candidate as Config));
   return Object.freeze(candidate as Config);
+}
+
+/**
+ * Throws a ConfigError listing what is wrong with the settings, each with the value given — a URL's
+ * password masked — or returns when nothing is.
+ */
+function refuseInvalid(schema: TSchema, candidate: object, more: string[] = []): void {
+  const problems = [...Value.Errors(schema, candidate)].map((e) => {
+    const setting = e.path.slice(1);
+    const shown = (CONNECTIONS as readonly string[]).includes(setting) ? maskUrl(String(e.value)) : e.value;
+    return `${setting || 'config'}: ${e.message} (got ${JSON.stringify(shown)})`;
+  });
+  problems.push(...more);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+}
+
+/** What no one setting's schema can say: settings that go together, and trusted proxy addresses. */
+function crossChecks(config: Config): string[] {
+  const problems: string[] = [];
+  if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) {
+    problems.push('tlsCert, tlsKey: give both the certificate and the key file for HTTPS, or neither');
+  }
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    problems.push(
+      `headersTimeoutMs: must not exceed requestTimeoutMs (got ${config.headersTimeoutMs} > ${config.requestTimeoutMs})`,
+    );
+  }
+  if (Array.isArray(config.trustProxy)) {
+    try {
+      compileTrust(config.trustProxy);
+    } catch (error) {
+      problems.push(`trustProxy: ${(error as Error).message} (got ${JSON.stringify(config.trustProxy)})`);
+    }
+  }
+  return problems;
+}
+
+const ConnectionsSchema = Type.Pick(ConfigSchema, CONNECTIONS);
+export type Connections = Readonly<Static<typeof ConnectionsSchema>>;
+
+/**
+ * DATABASE_URL, DATABASE_READ_URL and REDIS_URL, validated as `enrich serve` validates them (the same
+ * schema, the same messages, passwords masked): every command that opens the store checks them first.
+ */
+export function loadConnections(env: NodeJS.ProcessEnv = process.env): Connections {
+  const candidate = {
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseReadUrl: env.DATABASE_READ_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+  };
+  refuseInvalid(ConnectionsSchema, candidate);
+  return Object.freeze(candidate);
 }

@@ -71,16 +71,20 @@ async function sampleWorkEmail(store: Store): Promise<string | undefined> {
   return undefined;
 }
 
-/** The lines that tell a newcomer how to make a first lookup. */
-export function demoInstructions(demo: Demo, baseUrl: string): string[] {
+/**
+ * The lines that tell a newcomer how to make a first lookup. Over HTTPS, curl is told to trust the
+ * server's own certificate file, which works for a self-signed one as for one a public CA signed.
+ */
+export function demoInstructions(demo: Demo, baseUrl: string, tlsCert?: string): string[] {
   const email = encodeURIComponent(demo.workEmail ?? 'someone@example.com');
   const token = demo.token ?? '<your token: enrich keys create --name me>';
+  const cacert = tlsCert ? ` --cacert '${tlsCert}'` : '';
   return [
     demo.token
       ? `Demo key (keep it secret): ${demo.token}`
       : 'No demo token on file; create a key with: npx enrich keys create --name me',
     'Try:',
-    `  curl -H "Authorization: Bearer ${token}" '${baseUrl}/people?work_email=${email}'`,
+    `  curl${cacert} -H "Authorization: Bearer ${token}" '${baseUrl}/people?work_email=${email}'`,
     `API reference: ${baseUrl}/docs`,
   ];
 }

@@ -11,6 +11,7 @@ export const Problems = {
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   ambiguous_match: { status: 409, title: 'Ambiguous match' },
+  payload_too_large: { status: 413, title: 'Request too large' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },

@@ -1,12 +1,18 @@
-// The only file that listens: starts the app on a configured store and shuts down gracefully on SIGTERM/SIGINT.
+// The only file that listens: starts the app on a configured store, over HTTP or HTTPS, with the
+// timeouts and connection bound that keep slow and idle clients from holding it; shuts down gracefully.
 
 import cluster from 'node:cluster';
+import type { Server, ServerOptions } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { JournalFolder } from './accounting/folder.js';
 import { buildApp } from './app.js';
 import { answerMetricsRequests, scrapeCluster } from './cluster-metrics.js';
 import type { Config } from './config.js';
+import { readTls, reloadOnHangup, type TlsCredentials, tlsFiles } from './http/tls.js';
 import { openLimits } from './limits/open.js';
+import { safeLogSerializers } from './log.js';
 import { createMetrics } from './metrics.js';
 import { type Flushed, onShutdownSignal, reportToPrimary, stoppedMessage } from './shutdown.js';
 import type { Store } from './store/store.js';
@@ -21,7 +27,44 @@ export interface RunningServer {
   stop(): Promise<Flushed>;
 }
 
+/**
+ * The HTTP server's own limits: a client that has not sent its headers (or sent nothing) within
+ * headersTimeoutMs, or its whole request within requestTimeoutMs, gets a 408 and the connection is
+ * closed. Node checks every connection at an interval; a quarter of the headers' time keeps a cut-off
+ * within 25% of it.
+ */
+function serverOptions(
+  config: Config,
+  tls: TlsCredentials | undefined,
+): ServerOptions & { tls?: TlsCredentials } {
+  return {
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(config.headersTimeoutMs / 4))),
+    ...(tls ? { tls } : {}),
+  };
+}
+
+/**
+ * At most `max` open connections; more are closed as they arrive. A server on its own has Node do it; in
+ * a node:cluster worker Node does not (the primary accepts, and hands connections over), so the worker
+ * counts its own.
+ */
+function capConnections(server: Server, max: number): void {
+  if (!cluster.isWorker) {
+    server.maxConnections = max;
+    return;
+  }
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (open >= max) return void socket.destroy();
+    open++;
+    socket.once('close', () => open--);
+  });
+}
+
 export async function startServer(config: Config, store: Store): Promise<RunningServer> {
+  const tls = tlsFiles(config);
   // What a process that died left in the journal is folded in before serving: the quota counts this
   // server reads from the store then include every lookup that process answered.
   if (config.accounting !== false) await new JournalFolder(store, config.journalDir).fold();
@@ -40,6 +83,9 @@ export async function startServer(config: Config, store: Store): Promise<Running
     auditRetentionDays: config.auditRetentionDays,
     accounting: config.accounting,
     corsOrigins: config.corsOrigins,
+    unauthenticatedRate: config.unauthenticatedRate,
+    trustProxy: config.trustProxy,
+    server: serverOptions(config, tls && readTls(tls)),
     journal: {
       dir: config.journalDir,
       location: {
@@ -51,15 +97,20 @@ export async function startServer(config: Config, store: Store): Promise<Running
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'headers.authorization'],
+      serializers: safeLogSerializers,
     },
     onFlushed: (what) => {
       flushed = what;
     },
   });
   limits.logTo(app.log);
-  app.server.keepAliveTimeout = 72_000; // longer than common load balancers' idle timeouts
-  app.server.headersTimeout = 75_000;
-  const url = await app.listen({ port: config.port, host: config.host });
+  // Longer than common load balancers' idle timeouts (60 s), so that the balancer closes first.
+  app.server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  capConnections(app.server, config.maxConnections);
+  const address = await app.listen({ port: config.port, host: config.host });
+  // Fastify names the scheme of a server it made; this one is ours.
+  const url = tls ? address.replace(/^http:/, 'https:') : address;
+  if (tls) reloadOnHangup(app.server as unknown as HttpsServer, tls, app.log);
 
   let stopping: Promise<Flushed> | undefined;
   const stop = () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, loadConnections, maskSecrets, maskUrl } from '../src/config.js';
 
 describe('the audit retention setting', () => {
   it('keeps a year of audit entries unless told otherwise', () => {
@@ -42,5 +42,92 @@ describe('the CORS origins setting', () => {
     expect(() => loadConfig({}, { ENRICH_CORS_ORIGINS: `https://ok.example.com, ${value}` })).toThrow(
       new RegExp(`corsOrigins/1: .*${value.replace(/[?*.]/g, '\\$&')}`),
     );
+  });
+});
+
+describe('connection URLs in messages', () => {
+  it.each([
+    ['postgres://app:s3cretpw@db:5432/enrich', 'postgres://app:***@db:5432/enrich'],
+    ['mysql://user:s3cretpw@db/x', 'mysql://user:***@db/x'],
+    ['redis://:s3cretpw@cache:6379/0', 'redis://:***@cache:6379/0'],
+    ['rediss://default:s3c@ret/pw@cache', 'rediss://default:***@cache'],
+    [
+      'postgres://db/enrich?user=app&password=s3cretpw&sslmode=require',
+      'postgres://db/enrich?user=app&password=***&sslmode=require',
+    ],
+    ['user:s3cretpw@db/x', 'user:***@db/x'],
+    ['postgres://app@db/enrich', 'postgres://app@db/enrich'],
+    ['postgres://db/enrich', 'postgres://db/enrich'],
+  ])('show %s as %s', (url, shown) => {
+    expect(maskUrl(url)).toBe(shown);
+  });
+
+  it.each([
+    ['DATABASE_URL', 'mysql://user:s3cretpw@db/x', 'databaseUrl'],
+    ['DATABASE_READ_URL', 'postgres://user:s3cretpw@db:99999/x', 'databaseReadUrl'],
+    ['REDIS_URL', 'memcached://user:s3cretpw@cache', 'redisUrl'],
+  ])('refuse a bad %s at start, naming it, its password masked', (variable, url, setting) => {
+    for (const load of [
+      () => loadConfig({}, { [variable]: url }),
+      () => loadConnections({ [variable]: url }),
+    ]) {
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow(new RegExp(`${setting}: .*user:\\*\\*\\*@`));
+      expect(load).not.toThrow(/s3cretpw/);
+    }
+  });
+
+  it('are masked wherever their password appears in a text, as written and percent-decoded', () => {
+    const env = { DATABASE_URL: 'postgres://app:p%40ss-word@db/x', REDIS_URL: 'redis://:another-one@cache' };
+    const text = 'failed for postgres://app:p%40ss-word@db/x (password p@ss-word); redis said another-one';
+    const masked = maskSecrets(text, env);
+    expect(masked).toBe('failed for postgres://app:***@db/x (password ***); redis said ***');
+  });
+});
+
+describe('the HTTPS, proxy and connection settings', () => {
+  it('default to HTTP, no trusted proxy, 20 requests a second without a valid token, and bounded connections', () => {
+    const config = loadConfig({}, {});
+    expect(config).toMatchObject({
+      unauthenticatedRate: 20,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 72_000,
+      maxConnections: 10_000,
+    });
+    expect(config.tlsCert).toBeUndefined();
+    expect(config.trustProxy).toBeUndefined();
+  });
+
+  it('take the certificate and key from flags over the environment', () => {
+    const config = loadConfig(
+      { tlsCert: 'flag-cert.pem', tlsKey: 'flag-key.pem' },
+      { ENRICH_TLS_CERT: 'env-cert.pem', ENRICH_TLS_KEY: 'env-key.pem' },
+    );
+    expect([config.tlsCert, config.tlsKey]).toEqual(['flag-cert.pem', 'flag-key.pem']);
+  });
+
+  it('refuse a certificate without its key', () => {
+    expect(() => loadConfig({}, { ENRICH_TLS_CERT: 'cert.pem' })).toThrow(/give both/);
+  });
+
+  it.each([
+    ['2', 2],
+    ['10.0.0.0/8, 192.168.1.7', ['10.0.0.0/8', '192.168.1.7']],
+    ['loopback,uniquelocal', ['loopback', 'uniquelocal']],
+    ['false', undefined],
+    ['', undefined],
+  ])('read ENRICH_TRUST_PROXY=%j as hops or trusted addresses', (value, trust) => {
+    expect(loadConfig({}, { ENRICH_TRUST_PROXY: value }).trustProxy).toEqual(trust);
+  });
+
+  it.each(['true', '10.0.0.0/33', 'proxy.internal', '0'])('refuse ENRICH_TRUST_PROXY=%j', (value) => {
+    expect(() => loadConfig({}, { ENRICH_TRUST_PROXY: value })).toThrow(/trustProxy/);
+  });
+
+  it('refuse a header timeout longer than the request timeout', () => {
+    expect(() =>
+      loadConfig({}, { ENRICH_HEADERS_TIMEOUT_MS: '40000', ENRICH_REQUEST_TIMEOUT_MS: '30000' }),
+    ).toThrow(/headersTimeoutMs: must not exceed requestTimeoutMs/);
   });
 });

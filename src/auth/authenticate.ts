@@ -16,25 +16,15 @@ const INVALID_TOKEN = { 'www-authenticate': 'Bearer realm="enrich", error="inval
 const unauthorized = (detail: string, headers = INVALID_TOKEN) =>
   new ProblemError('unauthorized', detail, {}, headers);
 
-/** How many token hashes are remembered before the memo starts over. */
+/** How many token hashes (and vouched-for tokens) are remembered before each memo starts over. */
 const HASHES_HELD = 10_000;
+/** Hashes of tokens seen lately: a hash is a pure function of its token, so the memo is never stale. */
 const hashes = new Map<string, string>();
-
 /**
- * The SHA-256 hash of a well-formed token, or undefined for a malformed one. Hashes of tokens seen
- * lately are remembered — a hash is a pure function of its token, so the memo is never stale — and a
- * known token costs neither its checksum nor SHA-256 again.
+ * Tokens that named a live key when first hashed here. An address over its limit of requests without a
+ * valid token may still use them (limits/unauthenticated.ts): an attacker's guesses never get in.
  */
-function hashOf(token: string): string | undefined {
-  let hash = hashes.get(token);
-  if (hash === undefined) {
-    if (!isWellFormedToken(token)) return undefined;
-    hash = hashToken(token);
-    if (hashes.size >= HASHES_HELD) hashes.clear();
-    hashes.set(token, hash);
-  }
-  return hash;
-}
+const vouched = new Set<string>();
 
 /**
  * The key a token named, and which of its tokens it was: the current one, the one the last rotation
@@ -51,12 +41,8 @@ function matchOf(key: StoredKey | undefined, hash: string): KeyMatch {
   return { key, token };
 }
 
-/**
- * The key a request's Authorization header names, live or not, or a 401 (thrown, or the promise's
- * rejection). Never reads the store for a malformed token; answered at once, without a promise, when
- * the store knows its keys in memory (SQLite: a known token costs two map lookups).
- */
-export function identifyKey(store: Store, header: string | undefined): MaybePromise<KeyMatch> {
+/** The token of an Authorization header, or a 401 saying why there is none. */
+function bearerToken(header: string | undefined): string {
   if (header === undefined || header === '') {
     throw unauthorized('An Authorization: Bearer <token> header is required.', CHALLENGE);
   }
@@ -64,11 +50,52 @@ export function identifyKey(store: Store, header: string | undefined): MaybeProm
   if (space < 0 || header.slice(0, space).toLowerCase() !== 'bearer') {
     throw unauthorized('The Authorization header must be of the form "Bearer <token>".');
   }
-  const token = header.slice(space + 1).trim();
-  const hash = hashOf(token);
-  if (hash === undefined) throw unauthorized('The bearer token is malformed.');
+  return header.slice(space + 1).trim();
+}
+
+/**
+ * The key a request's Authorization header names, live or not, or a 401 (thrown, or the promise's
+ * rejection). Never reads the store for a malformed token; answered at once, without a promise, when
+ * the store knows its keys in memory (SQLite: a known token costs two map lookups).
+ */
+export function identifyKey(store: Store, header: string | undefined): MaybePromise<KeyMatch> {
+  const token = bearerToken(header);
+  const hash = hashes.get(token);
+  if (hash === undefined) return identifyNewToken(store, token);
   const key = store.findKeyByHash(hash);
   return isPromise(key) ? key.then((found) => matchOf(found, hash)) : matchOf(key, hash);
+}
+
+/** identifyKey for a token not in the memo: its checksum and SHA-256, then the key, vouching for it if live. */
+function identifyNewToken(store: Store, token: string): MaybePromise<KeyMatch> {
+  if (!isWellFormedToken(token)) throw unauthorized('The bearer token is malformed.');
+  const hash = hashToken(token);
+  if (hashes.size >= HASHES_HELD) hashes.clear();
+  hashes.set(token, hash);
+  const vouch = (found: StoredKey | undefined): KeyMatch => {
+    const match = matchOf(found, hash);
+    if (match.token !== 'retired' && match.key.revoked_at === null) {
+      // Starting over, the memo goes too, so that every live token is vouched for again on its next use.
+      if (vouched.size >= HASHES_HELD) {
+        vouched.clear();
+        hashes.clear();
+        hashes.set(token, hash);
+      }
+      vouched.add(token);
+    }
+    return match;
+  };
+  const key = store.findKeyByHash(hash);
+  return isPromise(key) ? key.then(vouch) : vouch(key);
+}
+
+/** Whether an Authorization header carries a token this process has seen name a live key. */
+export function isVouchedFor(header: string | undefined): boolean {
+  try {
+    return vouched.has(bearerToken(header));
+  } catch {
+    return false;
+  }
 }
 
 /** A 401 unless the key is live: not revoked, not expired, and a rotated-out token still in its grace. */

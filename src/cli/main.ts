@@ -1,6 +1,7 @@
 // The `enrich` command: one file per command group, errors as one line on stderr with exit code 1.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { maskSecrets } from '../config.js';
 import { registerAudit } from './audit.js';
 import { registerData } from './data.js';
 import { registerGenerate } from './generate.js';
@@ -54,11 +55,12 @@ try {
   } else if (isBrokenPipe(error)) {
     process.exitCode = 0;
   } else if (error instanceof UsageError || (error as Error).name === 'DatabaseNotMigratedError') {
-    process.stderr.write(`enrich: ${(error as Error).message}\n`);
+    process.stderr.write(`enrich: ${maskSecrets((error as Error).message)}\n`);
     process.exitCode = 1;
   } else {
-    process.stderr.write(`enrich: ${(error as Error).message ?? String(error)}\n`);
-    if (process.env.ENRICH_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
+    // Whatever a driver put in its message, no password of DATABASE_URL, DATABASE_READ_URL or REDIS_URL.
+    process.stderr.write(`enrich: ${maskSecrets((error as Error).message ?? String(error))}\n`);
+    if (process.env.ENRICH_DEBUG) process.stderr.write(`${maskSecrets(String((error as Error).stack))}\n`);
     process.exitCode = 1;
   }
 }

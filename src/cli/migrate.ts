@@ -1,14 +1,14 @@
 // enrich migrate: applies PostgreSQL schema migrations (the embedded SQLite store migrates itself on open).
 import type { Command } from 'commander';
 import { migratePostgres } from '../store/postgres/migrate.js';
-import { UsageError } from './options.js';
+import { connections, UsageError } from './options.js';
 
 export function registerMigrate(program: Command) {
   program
     .command('migrate')
     .description('apply PostgreSQL schema migrations (DATABASE_URL)')
     .action(async () => {
-      const url = process.env.DATABASE_URL;
+      const url = connections().databaseUrl;
       if (!url) {
         process.stdout.write(
           'DATABASE_URL is not set: the embedded SQLite store migrates itself when opened.\n',

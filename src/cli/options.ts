@@ -1,6 +1,6 @@
 // Options every command shares: where the store is (contract §7), and entity names.
 import { type Command, InvalidArgumentError } from 'commander';
-import { defaultJournalDir } from '../config.js';
+import { ConfigError, defaultJournalDir, loadConnections } from '../config.js';
 import { describeStore, openStore, type StoreLocation } from '../store/open.js';
 import type { Entity, Store } from '../store/store.js';
 
@@ -13,12 +13,20 @@ export const withStore = (command: Command) =>
     'SQLite file (default: $ENRICH_DB, else ./data/enrich.db); ignored when DATABASE_URL is set',
   );
 
+/** DATABASE_URL, DATABASE_READ_URL and REDIS_URL, checked as `serve` checks them; a usage error if bad. */
+export function connections(env = process.env) {
+  try {
+    return loadConnections(env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** Where a command's store is: --db, else ENRICH_DB, else ./data/enrich.db; PostgreSQL by DATABASE_URL. */
 export function storeLocation(opts: { db?: string }, env = process.env): StoreLocation {
-  return {
-    dbPath: opts.db ?? env.ENRICH_DB ?? DEFAULT_DB,
-    databaseUrl: env.DATABASE_URL || undefined,
-    databaseReadUrl: env.DATABASE_READ_URL || undefined,
-  };
+  const { databaseUrl, databaseReadUrl } = connections(env);
+  return { dbPath: opts.db ?? env.ENRICH_DB ?? DEFAULT_DB, databaseUrl, databaseReadUrl };
 }
 
 /** Opens the store for a command, runs `work`, and always closes it. */

@@ -1,6 +1,7 @@
-// enrich serve [--port N] [--host H] [--demo] [--workers N]: the HTTP API on the configured store.
+// enrich serve [--port N] [--host H] [--demo] [--workers N] [--tls-cert FILE --tls-key FILE]: the API on the configured store.
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
+import { readTls, tlsFiles } from '../http/tls.js';
 import { describeStore, openStore } from '../store/open.js';
 import { UsageError, withStore } from './options.js';
 
@@ -11,10 +12,22 @@ export function registerServe(program: Command) {
     .option('--host <host>', 'address to listen on (default: $HOST, else 127.0.0.1)')
     .option('--demo', 'fill an empty store with a generated data set and a demo key first')
     .option('--workers <n>', 'server processes (default: $ENRICH_WORKERS, else one per core; 1: no cluster)')
+    .option('--tls-cert <file>', 'serve HTTPS with this PEM certificate (default: $ENRICH_TLS_CERT)')
+    .option('--tls-key <file>', "the certificate's PEM private key (default: $ENRICH_TLS_KEY)")
     .action(async (opts) => {
       let config: ReturnType<typeof loadConfig>;
       try {
-        config = loadConfig({ port: opts.port, host: opts.host, db: opts.db, workers: opts.workers });
+        config = loadConfig({
+          port: opts.port,
+          host: opts.host,
+          db: opts.db,
+          workers: opts.workers,
+          tlsCert: opts.tlsCert,
+          tlsKey: opts.tlsKey,
+        });
+        // Checked once here, so that a bad file is one clear message rather than one per worker.
+        const tls = tlsFiles(config);
+        if (tls) readTls(tls);
       } catch (error) {
         if (error instanceof ConfigError) throw new UsageError(error.message);
         throw error;
@@ -32,6 +45,7 @@ export function registerServe(program: Command) {
       const server = clustered ? await startCluster(config, store) : await startServer(config, store);
       const workers = clustered ? ` (${config.workers} workers)` : '';
       say(`Enrich listening on ${server.url} over ${describeStore(config)}${workers}`);
-      if (demo && demoSet) for (const line of demo.demoInstructions(demoSet, server.url)) say(line);
+      if (demo && demoSet)
+        for (const line of demo.demoInstructions(demoSet, server.url, config.tlsCert)) say(line);
     });
 }

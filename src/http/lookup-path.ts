@@ -17,12 +17,14 @@ import {
   rateLimitPolicy,
   rateLimitState,
 } from '../limits/rate-limit.js';
+import type { UnauthenticatedLimit } from '../limits/unauthenticated.js';
 import { LOOKUPS, type LookupOperation } from '../lookup/operations.js';
 import { parseLookupQuery } from '../lookup/query.js';
 import { type Resolved, resolve } from '../lookup/resolve.js';
 import type { Metrics } from '../metrics.js';
 import { type ApiKey, isPromise, type MaybePromise, type Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
+import { hasBody, unwantedBody } from './body.js';
 import type { CorsPolicy } from './cors.js';
 import { PROBLEM_TYPE, problemDocument, toProblem } from './problem.js';
 import { requestId } from './request-id.js';
@@ -39,9 +41,16 @@ export interface LookupPathDeps {
   accessLog: boolean;
   /** CORS, when configured: its headers go on every lookup response (preflights go to Fastify). */
   cors?: CorsPolicy | undefined;
+  /** The per-address limit of requests without a valid token. */
+  unauthenticated: UnauthenticatedLimit;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/**
+ * On every lookup response: records are personal data, kept by no cache (a client revalidates with
+ * If-None-Match all the same), and no content is sniffed into something else.
+ */
+const SAFE_HEADERS = ['cache-control', 'private, no-store', 'x-content-type-options', 'nosniff'];
 /** Each path served, and its operation; the path is also the route label in metrics, as Fastify names it. */
 const ROUTES = new Map<string, LookupOperation>(
   LOOKUPS.flatMap((operation) => [
@@ -72,7 +81,7 @@ class Lookup {
   matched: string[] = [];
   /** Response headers in order, as a flat [name, value, …] list. */
   readonly headers: string[];
-  /** How many entries of `headers` every reply keeps: the request id, and CORS headers when on. */
+  /** How many entries of `headers` every reply keeps: the request id, safe headers, CORS when on. */
   private readonly baseHeaders: number;
   status = 200;
   body: Buffer | string = '';
@@ -89,7 +98,7 @@ class Lookup {
     readonly id: string,
     readonly started: number,
   ) {
-    this.headers = ['x-request-id', id];
+    this.headers = ['x-request-id', id, ...SAFE_HEADERS];
     const { cors } = path;
     if (cors !== undefined) this.headers.push(...cors.headersFor(req.headers.origin));
     this.baseHeaders = this.headers.length;
@@ -98,7 +107,7 @@ class Lookup {
   /** Sends `503 unavailable` instead: its record could not be kept, so the answer is not disclosed. */
   refuse(): void {
     const problem = toProblem(new StoreUnavailableError());
-    this.headers.length = this.baseHeaders; // only x-request-id (and CORS) stay
+    this.headers.length = this.baseHeaders; // only x-request-id, the safe headers (and CORS) stay
     for (const [name, value] of Object.entries(problem.headers)) this.headers.push(name, value);
     this.headers.push('content-type', PROBLEM_TYPE);
     this.status = problem.status;
@@ -166,6 +175,11 @@ export class LookupPath {
   ): void {
     const lookup = new Lookup(this, req, res, operation, route, query, id, performance.now());
     try {
+      const { unauthenticated } = this.deps;
+      // An address over its limit of requests without a valid token: refused before any work on its token.
+      const refusal = unauthenticated.blocking ? unauthenticated.refusal(req) : undefined;
+      if (refusal !== undefined) throw refusal;
+      if (hasBody(req)) throw unwantedBody(req, route);
       const match = identifyKey(this.deps.store, req.headers.authorization);
       if (isPromise(match)) this.later(lookup, match, this.authenticated);
       else this.authenticated(lookup, match);
@@ -250,7 +264,16 @@ export class LookupPath {
       lookup.res.destroy();
       return;
     }
-    const problem = toProblem(error);
+    let problem = toProblem(error);
+    if (problem.code === 'unauthorized') {
+      // Charged to the client's address: past its limit the answer is a 429 instead (charged once).
+      const charged = this.deps.unauthenticated.charge(lookup.req, problem);
+      if (isPromise(charged)) {
+        this.later(lookup, charged, this.fail);
+        return;
+      }
+      problem = charged;
+    }
     this.settle(lookup, false);
     if (problem.code === 'ambiguous_match') lookup.matched = idsListed(problem);
     if (problem.status >= 500) {

@@ -40,19 +40,48 @@ export function takeToken(bucket: Bucket, rate: number, nowMs: number): LimitDec
   };
 }
 
-/** Token buckets held in this process's memory. */
+/** Buckets held in memory at most: client addresses come and go by the million, keys do not. */
+const BUCKETS_HELD = 100_000;
+/** A bucket untouched this long is full again (a second refills any bucket not in a bulk's debt), ms. */
+const IDLE_MS = 60_000;
+
+/**
+ * Token buckets held in this process's memory. A bucket that is full again is the same as none, so
+ * when the map reaches its bound the idle ones are forgotten, and if that is not enough the oldest.
+ */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly held = BUCKETS_HELD,
+  ) {}
 
   take(keyId: string, rate: number): LimitDecision {
     const nowMs = this.now();
     let bucket = this.buckets.get(keyId);
     if (!bucket) {
       bucket = { tokens: rate, updatedMs: nowMs };
-      this.buckets.set(keyId, bucket);
+      this.remember(keyId, bucket, nowMs);
     }
     return takeToken(bucket, rate, nowMs);
+  }
+
+  private remember(keyId: string, bucket: Bucket, nowMs: number): void {
+    if (this.buckets.size >= this.held) {
+      for (const [id, { updatedMs }] of this.buckets)
+        if (nowMs - updatedMs >= IDLE_MS) this.buckets.delete(id);
+      // Still full: the oldest go (a bucket forgotten early only starts full again).
+      for (const id of this.buckets.keys()) {
+        if (this.buckets.size < this.held * 0.9) break;
+        this.buckets.delete(id);
+      }
+    }
+    this.buckets.set(keyId, bucket);
+  }
+
+  /** How many buckets are held (for tests of the bound). */
+  get size(): number {
+    return this.buckets.size;
   }
 }
 

@@ -38,6 +38,12 @@ export const HEADERS = {
     description: "The key's rate limit: `q` requests per `w` seconds, with a burst of one second's worth",
     schema: { type: 'string', examples: ['"default";q=50;w=1'] },
   },
+  'Cache-Control': {
+    description:
+      "`private, no-store` on every response of an operation that takes a token: it holds the key holder's " +
+      'data, for no cache to keep (a client may still revalidate a record with `If-None-Match`)',
+    schema: { type: 'string', examples: ['private, no-store'] },
+  },
   'Retry-After': {
     description: 'Seconds to wait before retrying',
     schema: { ...integer, examples: [1] },
@@ -71,7 +77,7 @@ export const headers = (...names: HeaderName[]) =>
   Object.fromEntries(names.map((name) => [name, headerRef(name)]));
 
 /** The headers a keyed request's response carries once its key has been through the rate limit. */
-export const KEYED: HeaderName[] = ['X-Request-Id', 'RateLimit', 'RateLimit-Policy'];
+export const KEYED: HeaderName[] = ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Cache-Control'];
 
 type Example = { detail: string } & Record<string, unknown>;
 
@@ -129,7 +135,7 @@ export const RESPONSES = {
   }),
   Unauthorized: problem(
     'No token, or one that is not (or no longer) valid',
-    ['X-Request-Id', 'WWW-Authenticate'],
+    ['X-Request-Id', 'WWW-Authenticate', 'Cache-Control'],
     { unauthorized: { detail: 'The bearer token is not recognised.' } },
   ),
   QuotaExceeded: problem(
@@ -154,7 +160,7 @@ export const RESPONSES = {
     },
   ),
   RateLimited: problem(
-    "Over the key's rate limit: retry after `Retry-After` seconds",
+    "Over the key's rate limit, or, for requests without a valid token, over the client address's (no RateLimit headers then): retry after `Retry-After` seconds",
     [...KEYED, 'Retry-After'],
     {
       rate_limited: { detail: 'This key allows 50 requests per second.' },

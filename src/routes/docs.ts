@@ -82,14 +82,13 @@ async function loadDocsPage(title: string): Promise<DocsPage> {
   const bundle = new StaticAsset(await readFile(bundlePath()), {
     contentType: 'application/javascript; charset=utf-8',
     cacheControl: 'public, max-age=31536000, immutable',
-    headers: { 'x-content-type-options': 'nosniff' },
   });
   const bundleFile = `scalar.${bundle.hash}.js`;
   const html = new StaticAsset(Buffer.from(pageHtml(title, bundleFile)), {
     contentType: 'text/html; charset=utf-8',
     // Revalidated on each visit: it names the bundle, which changes with an upgrade.
     cacheControl: 'no-cache',
-    headers: { 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' },
+    headers: { 'content-security-policy': CONTENT_SECURITY_POLICY }, // nosniff: on every response (http/guard.ts)
   });
   return { html, bundle, bundleFile };
 }

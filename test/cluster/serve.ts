@@ -28,6 +28,8 @@ export interface Server {
   child: ChildProcess;
   /** Everything it has written to stdout (its log lines) so far. */
   stdout(): string;
+  /** Everything it has written to stderr (where it listens, start-up warnings) so far. */
+  stderr(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -50,7 +52,7 @@ export async function serve(args: string[], env: Record<string, string> = {}): P
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 30_000);
     child.stderr!.on('data', (chunk: string) => {
       stderr += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      const match = /listening on (https?:\/\/\S+)/.exec(stderr);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
@@ -65,7 +67,7 @@ export async function serve(args: string[], env: Record<string, string> = {}): P
     const [code] = await exited;
     return code as number | null;
   };
-  return { url, child, stdout: () => stdout, stop };
+  return { url, child, stdout: () => stdout, stderr: () => stderr, stop };
 }
 
 /** One lookup on a fresh connection (none left over from a worker that has since died): its status. */

@@ -5,7 +5,15 @@ import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 
 /** Headers of HTTP itself, which the document leaves to HTTP. */
-const HTTP_HEADERS = ['content-type', 'content-length', 'date', 'connection', 'keep-alive'];
+/** Headers of the transport, and X-Content-Type-Options, on every response of every kind. */
+const HTTP_HEADERS = [
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'x-content-type-options',
+];
 
 let t: TestApp;
 beforeAll(async () => {
@@ -75,6 +83,7 @@ describe('operations endpoints', () => {
     const lookup = doc.paths['/v1/people'].get.responses;
     expect(Object.keys(lookup[200].headers).sort()).toEqual(
       [
+        'Cache-Control',
         'ETag',
         'Enrich-Matched-By',
         'Enrich-Quota-Remaining',

@@ -1,5 +1,6 @@
 // The Redis connection behind shared limits, tuned to fail fast, and what to do when Redis is gone.
 import { Redis } from 'ioredis';
+import { maskSecrets } from '../../config.js';
 import { ProblemError } from '../../errors.js';
 import type { Metrics } from '../../metrics.js';
 
@@ -98,6 +99,9 @@ export class RedisFailurePolicy {
     const details = { err: error, failures: this.unreported, policy: this.mode };
     this.unreported = 0;
     if (this.log) this.log.warn(details, message);
-    else process.stderr.write(`enrich: ${message} (${(error as Error)?.message ?? String(error)})\n`);
+    else
+      process.stderr.write(
+        `enrich: ${message} (${maskSecrets((error as Error)?.message ?? String(error))})\n`,
+      );
   }
 }

@@ -4,15 +4,18 @@ import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { openAccounting } from './accounting/open.js';
 import { ProblemError } from './errors.js';
+import { BulkPath } from './http/bulk-path.js';
 import { registerCompression } from './http/compression.js';
 import { type CorsOrigins, corsPolicy, registerCors } from './http/cors.js';
 import { LookupPath } from './http/lookup-path.js';
 import { sendProblem, toProblem } from './http/problem.js';
+import { TurnRelease } from './http/release.js';
 import { requestId } from './http/request-id.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { registerOpenapi } from './openapi/document.js';
+import { registerBulk } from './routes/bulk.js';
 import { registerCompany } from './routes/company.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
@@ -79,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           retentionDays: deps.auditRetentionDays ?? 365,
           onError: (error) => app.log.error({ err: error }, 'accounting journal write or fold failed'),
         });
+  const turns = new TurnRelease(accounting, app.log);
   lookups = new LookupPath({
     store,
     limiter,
@@ -88,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     accessLog: deps.accessLog ?? false,
     cors,
+    turns,
   });
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -131,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerPeople(app, lookups);
   registerCompany(app, lookups);
+  registerBulk(app, new BulkPath({ store, limiter, quota, metrics, accounting, turns, log: app.log }));
   registerUsage(app, { store, limiter, accounting });
   registerHealth(app, store, metrics);
   registerDocs(app);

@@ -1,0 +1,102 @@
+// A request's body read as it arrives: whole and bounded (a JSON bulk), or as lines in batches (a stream),
+// each line bounded, in constant memory whatever the body's length.
+import type { IncomingMessage } from 'node:http';
+import type { ProblemError } from '../errors.js';
+
+/**
+ * The whole body, at most `maxBytes`: past that (or when Content-Length says so at once) `tooLarge` is
+ * thrown and the rest is left unread (the reply then closes the connection). Rejects if the client goes.
+ */
+export function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  tooLarge: () => ProblemError,
+): Promise<Buffer> {
+  if (Number(req.headers['content-length']) > maxBytes) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const done = (error?: Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', done).off('aborted', onAborted);
+      if (error) {
+        req.pause();
+        reject(error);
+      } else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length));
+    };
+    const onData = (chunk: Buffer) => {
+      length += chunk.length;
+      if (length > maxBytes) done(tooLarge());
+      else chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onAborted = () => done(new Error('the client closed the connection'));
+    req.on('data', onData).on('end', onEnd).on('error', done).on('aborted', onAborted);
+  });
+}
+
+/** One line of a streamed body: its text, or the fact that it was too long to read. `number` counts from 1. */
+export type BodyLine = { number: number; text: string } | { number: number; tooLong: true };
+
+/** True when bytes [start, end) are all spaces, tabs or carriage returns. */
+function isBlank(buffer: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const byte = buffer[i];
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
+  }
+  return true;
+}
+
+/**
+ * The body's lines, in batches of at most `maxBatch`, a batch as soon as a chunk of the body has been read
+ * (lines do not wait for the next chunk). Blank lines are skipped but counted in line numbers. A line longer
+ * than `maxLineBytes` is not kept: it is skipped to its end and given as `tooLong`. Reads only as fast as the
+ * batches are taken, so memory stays bounded by one chunk, one line and one batch.
+ */
+export async function* lineBatches(
+  body: AsyncIterable<Buffer>,
+  maxLineBytes: number,
+  maxBatch: number,
+): AsyncGenerator<BodyLine[]> {
+  let batch: BodyLine[] = [];
+  let carry: Buffer[] = [];
+  let carried = 0;
+  let skipping = false;
+  let number = 0;
+  const line = (chunk: Buffer, start: number, end: number) => {
+    number++;
+    if (skipping || carried + end - start > maxLineBytes) {
+      batch.push({ number, tooLong: true });
+    } else {
+      const whole =
+        carried === 0 ? chunk.subarray(start, end) : Buffer.concat([...carry, chunk.subarray(start, end)]);
+      if (!isBlank(whole, 0, whole.length)) batch.push({ number, text: whole.toString('utf8') });
+    }
+    carry = [];
+    carried = 0;
+    skipping = false;
+  };
+  for await (const chunk of body) {
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
+      line(chunk, start, newline);
+      start = newline + 1;
+      if (batch.length >= maxBatch) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (start < chunk.length && !skipping) {
+      carried += chunk.length - start;
+      if (carried > maxLineBytes) {
+        skipping = true;
+        carry = [];
+      } else carry.push(chunk.subarray(start));
+    }
+    if (batch.length > 0) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (skipping || carried > 0) line(Buffer.alloc(0), 0, 0);
+  if (batch.length > 0) yield batch;
+}

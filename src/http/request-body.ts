@@ -1,6 +1,7 @@
 // A request's body read as it arrives: whole and bounded (a JSON bulk), or as lines in batches (a stream),
 // each line bounded, in constant memory whatever the body's length.
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { ProblemError } from '../errors.js';
 
 /**
@@ -46,14 +47,30 @@ function isBlank(buffer: Buffer, start: number, end: number): boolean {
   return true;
 }
 
+/** Resolves once `body` has data to read, has ended, or has failed (then rejects). */
+function readable(body: Readable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error) => {
+      body.off('readable', onReady).off('end', onReady).off('error', done).off('close', onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onReady = () => done();
+    const onClose = () =>
+      done(body.readableEnded ? undefined : new Error('the client closed the connection'));
+    body.on('readable', onReady).on('end', onReady).on('error', done).on('close', onClose);
+  });
+}
+
 /**
- * The body's lines, in batches of at most `maxBatch`, a batch as soon as a chunk of the body has been read
- * (lines do not wait for the next chunk). Blank lines are skipped but counted in line numbers. A line longer
- * than `maxLineBytes` is not kept: it is skipped to its end and given as `tooLong`. Reads only as fast as the
- * batches are taken, so memory stays bounded by one chunk, one line and one batch.
+ * The body's lines, in batches of at most `maxBatch`: a batch is given as soon as it is full, or as soon as
+ * everything the body has delivered so far is split (lines do not wait for more). Blank lines are skipped but
+ * counted in line numbers. A line longer than `maxLineBytes` is not kept: it is skipped to its end and given
+ * as `tooLong`. Reads only as fast as the batches are taken, so memory stays bounded by what the socket
+ * buffers, one line and one batch.
  */
 export async function* lineBatches(
-  body: AsyncIterable<Buffer>,
+  body: Readable,
   maxLineBytes: number,
   maxBatch: number,
 ): AsyncGenerator<BodyLine[]> {
@@ -75,7 +92,17 @@ export async function* lineBatches(
     carried = 0;
     skipping = false;
   };
-  for await (const chunk of body) {
+  for (;;) {
+    const chunk = body.read() as Buffer | null;
+    if (chunk === null) {
+      if (batch.length > 0) {
+        yield batch;
+        batch = [];
+      }
+      if (body.readableEnded) break;
+      await readable(body);
+      continue;
+    }
     let start = 0;
     for (let newline = chunk.indexOf(0x0a); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
       line(chunk, start, newline);
@@ -91,10 +118,6 @@ export async function* lineBatches(
         skipping = true;
         carry = [];
       } else carry.push(chunk.subarray(start));
-    }
-    if (batch.length > 0) {
-      yield batch;
-      batch = [];
     }
   }
   if (skipping || carried > 0) line(Buffer.alloc(0), 0, 0);

@@ -58,6 +58,27 @@ describe('a long stream through one server process', () => {
     expect(bytes).toBeGreaterThan(128 * 1024 * 1024);
     expect(peak - warm).toBeLessThan(16 * 1024 * 1024);
   }, 120_000);
+
+  it('answers the first 1,000,000 lines and ends with a 413 line for a longer stream', async () => {
+    const url = `${server.url}/v1/people/bulk`;
+    let last: Record<string, unknown> = {};
+    const stream = await postStream(
+      url,
+      `Bearer ${token}`,
+      itemLines(1_000_050, () => ({ id: 'fp1' })),
+      {
+        keep: false,
+        onResult: (result) => {
+          last = result;
+        },
+      },
+    );
+    expect(stream.count).toBe(1_000_001);
+    expect(last).toMatchObject({
+      status: 'error',
+      problem: { code: 'payload_too_large', status: 413, max_items: 1_000_000 },
+    });
+  }, 120_000);
 });
 
 describe('bulks through two cluster workers', () => {

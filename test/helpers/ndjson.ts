@@ -62,15 +62,25 @@ export function postStream(
       res.on('aborted', () => resolve(answer));
     });
     const iterator = lines[Symbol.iterator]();
+    // Lines go out a hundred to a write, as a file read in chunks would.
     const write = () => {
-      for (;;) {
-        if (req.destroyed) return;
-        const next = iterator.next();
-        if (next.done) {
+      while (!req.destroyed) {
+        const chunk: string[] = [];
+        let done = false;
+        while (chunk.length < 100) {
+          const next = iterator.next();
+          if (next.done) {
+            done = true;
+            break;
+          }
+          chunk.push(`${next.value}\n`);
+        }
+        const more = chunk.length === 0 || req.write(chunk.join(''));
+        if (done) {
           req.end();
           return;
         }
-        if (!req.write(`${next.value}\n`)) {
+        if (!more) {
           req.once('drain', write);
           return;
         }

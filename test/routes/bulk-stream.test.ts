@@ -1,6 +1,8 @@
 // The bulk stream over a real connection: one result line per input line in order, bad lines answered as
 // such, paced at the key's rate, and a client that goes away stops the work — on both stores.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { StoreUnavailableError } from '../../src/store/unavailable.js';
 import { BACKENDS, type TestApp, testApp } from '../helpers/app.js';
 import { itemLines, postStream } from '../helpers/ndjson.js';
 
@@ -153,3 +155,57 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('a bulk whose store fails part-way', () => {
+  let t: TestApp;
+  let origin: string;
+  /** Lookups the store answers before it fails; Infinity: it never does. */
+  let answers = Number.POSITIVE_INFINITY;
+  beforeAll(async () => {
+    t = await testApp('sqlite');
+    const { store } = t;
+    const failing = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property !== 'findRecords') return Reflect.get(target, property, receiver);
+        return (...args: Parameters<typeof store.findRecords>) => {
+          if (answers-- <= 0) throw new StoreUnavailableError();
+          return target.findRecords(...args);
+        };
+      },
+    });
+    const app = await buildApp({ store: failing });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const close = t.close;
+    t.close = async () => {
+      await app.close();
+      await close();
+    };
+  });
+  afterAll(() => t.close());
+
+  it('ends a stream with an error line once results have begun, and answers a JSON bulk 503', async () => {
+    answers = 30;
+    const stream = await postStream(
+      `${origin}/v1/people/bulk`,
+      t.auth,
+      itemLines(500, () => ({ id: PEOPLE_IDS[0] })),
+    );
+    expect(stream.status).toBe(200);
+    const last = stream.results.at(-1)!;
+    expect(last).toMatchObject({ status: 'error', problem: { code: 'unavailable', status: 503 } });
+    expect(stream.results.slice(0, -1).every((r) => r.status === 'matched')).toBe(true);
+    expect(stream.count).toBeLessThanOrEqual(31);
+    answers = 1;
+    const json = await fetch(`${origin}/v1/people/bulk`, {
+      method: 'POST',
+      headers: { authorization: t.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        requests: [{ params: { id: PEOPLE_IDS[0] } }, { params: { id: PEOPLE_IDS[1] } }],
+      }),
+    });
+    expect(json.status).toBe(503);
+    expect(json.headers.get('retry-after')).toBe('2');
+    expect(await json.json()).toMatchObject({ code: 'unavailable' });
+  });
+});

@@ -51,6 +51,10 @@ export async function startServer(config: Config, store: Store): Promise<Running
   limits.logTo(app.log);
   app.server.keepAliveTimeout = 72_000; // longer than common load balancers' idle timeouts
   app.server.headersTimeout = 75_000;
+  // A bulk stream's body arrives at the key's rate, for hours at a low one: no bound on a whole request,
+  // but a connection on which nothing moves either way for two minutes is dropped.
+  app.server.requestTimeout = 0;
+  app.server.timeout = 120_000;
   const url = await app.listen({ port: config.port, host: config.host });
 
   let stopping: Promise<void> | undefined;

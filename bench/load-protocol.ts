@@ -4,6 +4,8 @@
 export interface LoadSpec {
   origin: string;
   paths: string[];
+  /** POST these bodies (the i-th with the i-th path) instead of GETs. */
+  bodies?: string[];
   headers: Record<string, string>;
   connections: number;
   duration: number;

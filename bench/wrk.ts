@@ -15,15 +15,27 @@ export function wrkAvailable(): boolean {
 export const WRK_MISSING =
   'wrk is not installed: `apt-get install wrk` (Debian) gives the C load generator the benchmark uses; falling back to autocannon, whose JavaScript client needs a core of its own';
 
-/** The script: cycles through the paths; `DELAY` ms between a connection's requests when rate-limited. */
+/**
+ * The script: cycles through the paths, GETs or (given a file of bodies, one a line) POSTs of the i-th body
+ * as JSON; `DELAY` ms between a connection's requests when rate-limited.
+ */
 const SCRIPT = `
 local paths = {}
 for line in io.lines(os.getenv("ENRICH_PATHS")) do paths[#paths + 1] = line end
+local bodies = nil
+if os.getenv("ENRICH_BODIES") ~= "" then
+  bodies = {}
+  for line in io.lines(os.getenv("ENRICH_BODIES")) do bodies[#bodies + 1] = line end
+end
+local posted = {}
+for name, value in pairs(wrk.headers) do posted[name] = value end
+posted["Content-Type"] = "application/json"
 local i = tonumber(os.getenv("ENRICH_OFFSET") or "0")
 local pause = tonumber(os.getenv("ENRICH_DELAY") or "0")
 request = function()
   i = i + 1
   if i > #paths then i = 1 end
+  if bodies then return wrk.format("POST", paths[i], posted, bodies[i]) end
   return wrk.format("GET", paths[i])
 end
 if pause > 0 then delay = function() return pause end end
@@ -49,7 +61,7 @@ interface WrkRun {
 function wrk(
   spec: LoadSpec,
   seconds: number,
-  files: { script: string; paths: string },
+  files: { script: string; paths: string; bodies: string },
   connections: number,
   delayMs: number,
   onStart?: (pid: number) => void,
@@ -57,7 +69,12 @@ function wrk(
   const headers = Object.entries(spec.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', ...headers];
   const child = spawn('wrk', [...args, '-s', files.script, `${spec.origin}/`], {
-    env: { ...process.env, ENRICH_PATHS: files.paths, ENRICH_DELAY: String(delayMs) },
+    env: {
+      ...process.env,
+      ENRICH_PATHS: files.paths,
+      ENRICH_BODIES: files.bodies,
+      ENRICH_DELAY: String(delayMs),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   onStart?.(child.pid!);
@@ -87,9 +104,14 @@ function wrk(
 export async function runWrk(spec: LoadSpec, onMeasuring: () => void): Promise<LoadResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'enrich-wrk-'));
   try {
-    const files = { script: path.join(dir, 'paths.lua'), paths: path.join(dir, 'paths.txt') };
+    const files = {
+      script: path.join(dir, 'paths.lua'),
+      paths: path.join(dir, 'paths.txt'),
+      bodies: spec.bodies ? path.join(dir, 'bodies.txt') : '',
+    };
     writeFileSync(files.script, SCRIPT);
     writeFileSync(files.paths, `${spec.paths.join('\n')}\n`);
+    if (spec.bodies) writeFileSync(files.bodies, `${spec.bodies.join('\n')}\n`);
     let connections = spec.connections;
     let delayMs = 0;
     if (spec.overallRate !== undefined) {

@@ -43,7 +43,7 @@ describe('bulk lookups', () => {
     const first = results[0] as Extract<PeopleBulkResult, { status: 'matched' }>;
     expect(first.record.name).toBe('Jane Citizen');
     expect(first.matched_by).toEqual(['id']);
-    const missing = results[3] as Extract<PeopleBulkResult, { status: 'not_found' }>;
+    const missing = results[3] as Exclude<PeopleBulkResult, { status: 'matched' }>;
     expect(missing.problem.code).toBe('not_found');
   });
 

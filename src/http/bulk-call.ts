@@ -14,6 +14,7 @@ import type { LookupOperation } from '../lookup/operations.js';
 import type { LookupOutcome, Metrics } from '../metrics.js';
 import type { Store, StoredKey } from '../store/store.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
+import { lengthOf, release } from './bytes.js';
 import { PROBLEM_TYPE, problemDocument, toProblem } from './problem.js';
 import type { TurnRelease } from './release.js';
 
@@ -165,7 +166,7 @@ export class BulkCall {
   }
 
   /** Sends a whole response once the turn's accounting is committed; a 503 instead if it could not be. */
-  reply(status: number, type: string, body: Buffer | string): void {
+  reply(status: number, type: string, body: Buffer[]): void {
     this.deps.turns.hold({
       keyed: this.keyId !== undefined,
       send: () => this.write(status, { ...this.headers, 'content-type': type }, body),
@@ -213,15 +214,23 @@ export class BulkCall {
    * Writes a whole response. When the request's body was not read to its end (refused before it, or too
    * large), the connection is closed after it rather than reading what is left.
    */
-  private write(status: number, headers: Headers, body: Buffer | string): void {
+  private write(status: number, headers: Headers, body: string | Buffer[]): void {
     const { res, req } = this;
     if (res.headersSent || res.destroyed) return;
-    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : lengthOf(body);
     const unread =
       !this.bodyRead &&
       (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0);
     const close = unread ? { connection: 'close' } : {};
     res.writeHead(status, { ...headers, ...close, 'content-length': length });
-    res.end(body);
+    if (typeof body === 'string') {
+      res.end(body);
+      return;
+    }
+    // Written out once finished: the segments go back for reuse.
+    res.once('finish', () => release(body));
+    res.cork();
+    for (const view of body) res.write(view);
+    res.end();
   }
 }

@@ -10,7 +10,7 @@ import { StoreUnavailableError } from '../store/unavailable.js';
 import { type BatchItem, lookupBatch } from './bulk-batch.js';
 import type { BulkCall } from './bulk-call.js';
 import { ResultWriter } from './bulk-results.js';
-import { BodyBuilder } from './bytes.js';
+import { BodyBuilder, release } from './bytes.js';
 import { parseJsonText } from './json-syntax.js';
 import { problemDocument, toProblem } from './problem.js';
 import { type BodyLine, lineBatches } from './request-body.js';
@@ -49,13 +49,19 @@ class Outlet {
   }
 
   /** Writes a chunk once its records are committed; resolves when the client has taken it in (or gone). */
-  send(chunk: Buffer): Promise<void> {
+  send(chunk: Buffer[]): Promise<void> {
     const { res } = this.call;
     return new Promise((resolve, reject) => {
       this.call.deps.turns.hold({
         keyed: true,
         send: () => {
-          if (this.closed || res.write(chunk)) return resolve();
+          if (this.closed) return resolve();
+          let more = true;
+          // Once the socket has taken the last view, the segments go back for reuse.
+          chunk.forEach((view, i) => {
+            more = i < chunk.length - 1 ? res.write(view) : res.write(view, () => release(chunk));
+          });
+          if (more) return resolve();
           const drained = new Promise<void>((done) => res.once('drain', done));
           void Promise.race([drained, this.whenClosed]).then(() => resolve());
         },

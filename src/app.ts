@@ -109,8 +109,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     done();
   });
+  const bulk = new BulkPath({ store, limiter, quota, metrics, accounting, turns, log: app.log });
   app.addHook('preClose', (done) => {
     lookups?.close();
+    bulk.close();
     done();
   });
 
@@ -136,7 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerPeople(app, lookups);
   registerCompany(app, lookups);
-  registerBulk(app, new BulkPath({ store, limiter, quota, metrics, accounting, turns, log: app.log }));
+  registerBulk(app, bulk);
   registerUsage(app, { store, limiter, accounting });
   registerHealth(app, store, metrics);
   registerDocs(app);

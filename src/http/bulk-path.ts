@@ -73,7 +73,15 @@ async function answerJson(call: BulkCall): Promise<void> {
 
 /** Serves the bulk routes of both operations. */
 export class BulkPath {
+  /** How to end each stream in progress early. */
+  private readonly streams = new Set<() => void>();
+
   constructor(private readonly deps: BulkDeps) {}
+
+  /** The server is closing: streams end after the results already sent, with a last line saying so. */
+  close(): void {
+    for (const stop of this.streams) stop();
+  }
 
   /** Answers one bulk request; the reply is written here, not by Fastify. */
   handle(request: FastifyRequest, reply: FastifyReply, operation: BulkOperation): void {
@@ -89,7 +97,7 @@ export class BulkPath {
 
   private async answer(call: BulkCall): Promise<void> {
     await call.authenticate();
-    if (bodyKind(call.request) === 'stream') await streamBulk(call);
+    if (bodyKind(call.request) === 'stream') await streamBulk(call, this.streams);
     else await answerJson(call);
   }
 }

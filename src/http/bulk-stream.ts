@@ -24,21 +24,26 @@ const MAX_BATCH = 100;
 /** Lines per batch for a key: a tenth of a second's worth, so that pacing stays smooth at low rates. */
 const batchSize = (rate: number) => Math.max(1, Math.min(MAX_BATCH, Math.floor(rate / 10)));
 
-/** The response side of a stream: chunks written as the turn's accounting is committed, and the client's going. */
+/**
+ * The response side of a stream: chunks written as the turn's accounting is committed. `closed` once nothing
+ * more can be written: the stream was ended, or the client went away.
+ */
 class Outlet {
   closed = false;
   private readonly whenClosed: Promise<void>;
+  private close!: () => void;
 
   constructor(private readonly call: BulkCall) {
-    this.whenClosed = new Promise((resolve) =>
-      call.res.once('close', () => {
+    this.whenClosed = new Promise((resolve) => {
+      this.close = () => {
         this.closed = true;
         resolve();
-      }),
-    );
+      };
+    });
+    call.res.once('close', () => this.close());
   }
 
-  /** Waits `ms`, or less if the client goes. */
+  /** Waits `ms`, or less if the stream closes meanwhile. */
   async sleep(ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const slept = new Promise<void>((resolve) => {
@@ -74,6 +79,7 @@ class Outlet {
   end(problem?: ProblemError): void {
     const { res, req } = this.call;
     if (this.closed) return;
+    this.close();
     if (problem === undefined) {
       res.end();
       return;
@@ -127,8 +133,20 @@ async function pace(call: BulkCall, outlet: Outlet, cost: number): Promise<void>
   }
 }
 
-/** Answers a stream. Problems before the first result (401, 403, 429, 400 for `fields`) are the request's. */
-export async function streamBulk(call: BulkCall): Promise<void> {
+/** The stream's last line when the server stops: what was answered is kept, the rest is to be sent again. */
+const shuttingDown = () =>
+  new ProblemError(
+    'unavailable',
+    'The server is shutting down: send the lines after the last result again.',
+    {},
+    { 'retry-after': '2' },
+  );
+
+/**
+ * Answers a stream. Problems before the first result (401, 403, 429, 400 for `fields`) are the request's.
+ * `stopping` is told how to end the stream early (the server is shutting down).
+ */
+export async function streamBulk(call: BulkCall, stopping: Set<() => void>): Promise<void> {
   const key = call.key!;
   const { lookup } = call.operation;
   const writer = new ResultWriter(call.id, call.fieldSelection(undefined));
@@ -138,6 +156,9 @@ export async function streamBulk(call: BulkCall): Promise<void> {
   call.res.writeHead(200, { ...call.headers, 'content-type': NDJSON_TYPE });
   call.res.flushHeaders();
   const outlet = new Outlet(call);
+  const stop = () => outlet.end(shuttingDown());
+  stopping.add(stop);
+  call.res.once('close', () => stopping.delete(stop));
   let prepaid = 1;
   let lines = 0;
   try {

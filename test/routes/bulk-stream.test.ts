@@ -209,3 +209,31 @@ describe('a bulk whose store fails part-way', () => {
     expect(await json.json()).toMatchObject({ code: 'unavailable' });
   });
 });
+
+describe('a stream when the server shuts down', () => {
+  it('ends after the results sent so far with a line asking for the rest again, and lets the server close', async () => {
+    const t = await testApp('sqlite');
+    const origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const key = await t.newKey({ rate: 20 });
+    let closing: Promise<void> | undefined;
+    const stream = await postStream(
+      `${origin}/v1/people/bulk`,
+      key.auth,
+      itemLines(200, () => ({ id: PEOPLE_IDS[0] })),
+      {
+        onResult: (_result, count) => {
+          if (count === 25) closing = t.close();
+        },
+      },
+    );
+    const started = performance.now();
+    await closing;
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(stream.count).toBeLessThan(200);
+    expect(stream.results.at(-1)).toMatchObject({
+      status: 'error',
+      problem: { code: 'unavailable', status: 503 },
+    });
+    expect(stream.results.slice(0, -1).every((r) => r.status === 'matched')).toBe(true);
+  });
+});

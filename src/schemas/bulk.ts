@@ -32,8 +32,9 @@ export const BulkStreamError = Type.Object(
     title: 'BulkStreamError',
     additionalProperties: false,
     description:
-      "A stream's last line when it stopped before its input ended: the store failed (503), the stream " +
-      'passed 1,000,000 lines (413), or its results could not be recorded (503). No result follows.',
+      "A stream's last line when it stopped before its input ended: the store failed, the server is shutting " +
+      'down or the results could not be recorded (503), or the stream passed 1,000,000 lines (413). The ' +
+      'results before it stand; the lines after the last result are to be sent again.',
   },
 );
 

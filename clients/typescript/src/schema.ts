@@ -585,7 +585,7 @@ export interface components {
         };
         /**
          * BulkStreamError
-         * @description A stream's last line when it stopped before its input ended: the store failed (503), the stream passed 1,000,000 lines (413), or its results could not be recorded (503). No result follows.
+         * @description A stream's last line when it stopped before its input ended: the store failed, the server is shutting down or the results could not be recorded (503), or the stream passed 1,000,000 lines (413). The results before it stand; the lines after the last result are to be sent again.
          */
         BulkStreamError: {
             /** @enum {string} */

@@ -48,8 +48,9 @@ async function answerJson(call: BulkCall): Promise<void> {
     tooManyItems(`The body is larger than ${MAX_JSON_BYTES / 1024 / 1024} MiB`, MAX_ITEMS, {
       max_bytes: MAX_JSON_BYTES,
     });
-  const body = await readBody(call.req, MAX_JSON_BYTES, tooLarge);
-  call.bodyRead = true;
+  const body = await readBody(call.req, MAX_JSON_BYTES, tooLarge).finally(() => {
+    call.bodyRead = call.req.readableEnded;
+  });
   const bulk = parseBulkBody(parseJsonText(body.toString('utf8')));
   await call.charge(bulk.items.length);
   const { lookup } = call.operation;

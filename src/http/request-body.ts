@@ -4,16 +4,22 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { ProblemError } from '../errors.js';
 
+/** Past the limit, a body up to this size is still read (and dropped), so that the client reads the 413. */
+const DRAINED_BYTES = 16 * 1024 * 1024;
+
 /**
- * The whole body, at most `maxBytes`: past that (or when Content-Length says so at once) `tooLarge` is
- * thrown and the rest is left unread (the reply then closes the connection). Rejects if the client goes.
+ * The whole body, at most `maxBytes`. Past that `tooLarge` is thrown, once the rest has been read and
+ * dropped — unless the body is larger still (or Content-Length says so at once): it is then left unread, and
+ * the reply closes the connection (a client still sending may see it reset before the reply). Rejects if
+ * the client goes.
  */
 export function readBody(
   req: IncomingMessage,
   maxBytes: number,
   tooLarge: () => ProblemError,
 ): Promise<Buffer> {
-  if (Number(req.headers['content-length']) > maxBytes) return Promise.reject(tooLarge());
+  const declared = Number(req.headers['content-length']);
+  if (declared > maxBytes && declared > DRAINED_BYTES) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let length = 0;
@@ -22,12 +28,14 @@ export function readBody(
       if (error) {
         req.pause();
         reject(error);
-      } else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length));
+      } else if (length > maxBytes) reject(tooLarge());
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length));
     };
     const onData = (chunk: Buffer) => {
       length += chunk.length;
-      if (length > maxBytes) done(tooLarge());
-      else chunks.push(chunk);
+      if (length > DRAINED_BYTES) done(tooLarge());
+      else if (length <= maxBytes) chunks.push(chunk);
+      else chunks.length = 0;
     };
     const onEnd = () => done();
     const onAborted = () => done(new Error('the client closed the connection'));

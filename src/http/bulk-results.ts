@@ -6,17 +6,18 @@ import { type FieldTree, projectRecord } from '../lookup/fields.js';
 import type { BodyBuilder } from './bytes.js';
 import { problemDocument } from './problem.js';
 
-/** `matched_by` as JSON text, made once per combination of parameters. */
-const matchedByTexts = new Map<string, string>();
+/** What a match's result says before its record, made once per combination of parameters. */
+const matchedHeads = new Map<string, Buffer>();
 
-function matchedByText(matchedBy: string[]): string {
-  const key = matchedBy.join(',');
-  let text = matchedByTexts.get(key);
-  if (text === undefined) {
-    text = JSON.stringify(matchedBy);
-    matchedByTexts.set(key, text);
+/** `"status":"matched","matched_by":[…],"record":` as bytes. */
+function matchedHead(matchedBy: string[]): Buffer {
+  const key = matchedBy.length === 1 ? matchedBy[0]! : matchedBy.join(',');
+  let head = matchedHeads.get(key);
+  if (head === undefined) {
+    head = Buffer.from(`"status":"matched","matched_by":${JSON.stringify(matchedBy)},"record":`);
+    matchedHeads.set(key, head);
   }
-  return text;
+  return head;
 }
 
 /** Writes results of one request: its problems carry the request's id. */
@@ -28,15 +29,16 @@ export class ResultWriter {
 
   /** Appends one result's JSON text to `body`. */
   write(body: BodyBuilder, ref: string | undefined, outcome: BulkOutcome): void {
-    body.text(ref === undefined ? '{"status":"' : `{"ref":${JSON.stringify(ref)},"status":"`);
-    body.text(outcome.status);
+    body.text(ref === undefined ? '{' : `{"ref":${JSON.stringify(ref)},`);
     if (outcome.status === 'matched') {
-      body.text(`","matched_by":${matchedByText(outcome.matchedBy)},"record":`);
+      body.bytes(matchedHead(outcome.matchedBy));
       const { body: record } = outcome.record;
       body.bytes(this.fields === undefined ? record : projectRecord(record, this.fields));
       body.text('}');
     } else {
-      body.text(`","problem":${problemDocument(outcome.problem, this.requestId)}}`);
+      body.text(
+        `"status":"${outcome.status}","problem":${problemDocument(outcome.problem, this.requestId)}}`,
+      );
     }
   }
 }

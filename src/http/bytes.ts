@@ -21,15 +21,21 @@ export class BodyBuilder {
   private readonly full: Buffer[] = [];
   private current: Buffer | undefined;
   private used = 0;
+  /** Text not yet written: consecutive texts are encoded in one go. */
+  private pending = '';
 
   text(text: string): void {
-    // UTF-8 takes at most three bytes per UTF-16 unit.
-    if (this.room() < text.length * 3) this.next(text.length * 3);
-    this.used += this.current!.write(text, this.used);
+    this.pending += text;
   }
 
   bytes(bytes: Buffer | string): void {
     if (typeof bytes === 'string') return this.text(bytes);
+    if (this.pending !== '') this.flush();
+    if (this.room() >= bytes.length) {
+      this.current!.set(bytes, this.used);
+      this.used += bytes.length;
+      return;
+    }
     let from = 0;
     while (from < bytes.length) {
       if (this.room() === 0) this.next(0);
@@ -41,10 +47,20 @@ export class BodyBuilder {
 
   /** The body so far, as views of its segments in order; the builder starts over. */
   take(): Buffer[] {
+    if (this.pending !== '') this.flush();
     if (this.current !== undefined) this.full.push(this.current.subarray(0, this.used));
     this.current = undefined;
     this.used = 0;
     return this.full.splice(0);
+  }
+
+  /** Writes the pending text. */
+  private flush(): void {
+    const text = this.pending;
+    this.pending = '';
+    // UTF-8 takes at most three bytes per UTF-16 unit.
+    if (this.room() < text.length * 3) this.next(text.length * 3);
+    this.used += this.current!.write(text, this.used);
   }
 
   private room(): number {

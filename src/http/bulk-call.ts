@@ -38,6 +38,7 @@ export interface BulkOperation {
 type Headers = Record<string, string | number | readonly string[]>;
 
 export class BulkCall {
+  readonly res: ServerResponse;
   keyId: string | undefined;
   key: StoredKey | undefined;
   /** The response headers so far: the request id and CORS headers Fastify's hooks set, then RateLimit. */
@@ -58,8 +59,6 @@ export class BulkCall {
     this.headers = { ...(reply.getHeaders() as Headers) };
     this.res = reply.raw;
   }
-
-  readonly res: ServerResponse;
 
   get id(): string {
     return this.request.id;

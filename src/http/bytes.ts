@@ -29,7 +29,10 @@ export class BodyBuilder {
   }
 
   bytes(bytes: Buffer | string): void {
-    if (typeof bytes === 'string') return this.text(bytes);
+    if (typeof bytes === 'string') {
+      this.text(bytes);
+      return;
+    }
     if (this.pending !== '') this.flush();
     if (this.room() >= bytes.length) {
       this.current!.set(bytes, this.used);

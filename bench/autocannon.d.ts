@@ -4,6 +4,7 @@ declare module 'autocannon' {
     path?: string;
     method?: string;
     headers?: Record<string, string>;
+    body?: string;
   }
 
   export interface Client {

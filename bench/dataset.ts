@@ -63,6 +63,23 @@ export interface Sample {
   /** A real record of median size per entity: the body the static ceiling server returns. */
   personBody: string;
   companyBody: string;
+  /** JSON bodies of bulk lookups by `id`, BULK_ITEMS each, drawn from the same people. */
+  bulkBodies: string[];
+}
+
+/** Items in each bulk request the benchmark sends. */
+export const BULK_ITEMS = 100;
+
+/** The sampled ids in bulk bodies of BULK_ITEMS `id` lookups each, every id used once (the last body wraps). */
+function bulkBodies(ids: string[]): string[] {
+  const bodies: string[] = [];
+  for (let start = 0; start < ids.length; start += BULK_ITEMS) {
+    const requests = Array.from({ length: BULK_ITEMS }, (_, i) => ({
+      params: { id: ids[(start + i) % ids.length]! },
+    }));
+    bodies.push(JSON.stringify({ requests }));
+  }
+  return bodies;
 }
 
 const query = (path: string, name: string, value: string | null | undefined) =>
@@ -97,6 +114,7 @@ export async function sampleLookups(
       abn: firms.flatMap((record) => query('/company', 'abn', record.industry_codes?.abn)),
     },
     personIds: persons.map(({ record, line }) => ({ id: record.id, line })),
+    bulkBodies: bulkBodies(persons.map(({ record }) => record.id)),
     personBody: medianBySize(people),
     companyBody: medianBySize(companies),
   };

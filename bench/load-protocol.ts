@@ -6,6 +6,8 @@ export interface LoadSpec {
   /** GET unless told (the searches are POSTs, their parameters in the path's query). */
   method?: 'GET' | 'POST';
   paths: string[];
+  /** POST these bodies (the i-th with the i-th path) instead of GETs. */
+  bodies?: string[];
   headers: Record<string, string>;
   connections: number;
   duration: number;

@@ -12,12 +12,18 @@ function checkSpec(spec: LoadSpec): void {
   if (!(spec.duration > 0 && spec.duration <= 600)) throw new Error('duration must be 1 to 600 s');
 }
 
-/** Each connection cycles through every path, starting evenly spread over the list. */
-function rotatingClients(paths: string[], connections: number, method: 'GET' | 'POST') {
+/** Each connection cycles through every request, starting evenly spread over the list. */
+function rotatingClients(spec: LoadSpec) {
+  const { paths, bodies, connections } = spec;
+  const requests = paths.map((path, i) =>
+    bodies
+      ? { path, method: 'POST' as const, body: bodies[i], headers: { 'content-type': 'application/json' } }
+      : { path, method: spec.method ?? 'GET' },
+  );
   let next = 0;
   return (client: Client) => {
     const offset = Math.floor(((next++ % connections) * paths.length) / connections);
-    client.setRequests([...paths.slice(offset), ...paths.slice(0, offset)].map((path) => ({ path, method })));
+    client.setRequests([...requests.slice(offset), ...requests.slice(0, offset)]);
   };
 }
 
@@ -31,7 +37,7 @@ async function measure(spec: LoadSpec, duration: number, overallRate?: number) {
     overallRate,
     headers: spec.headers,
     requests: [{ path: spec.paths[0] }],
-    setupClient: rotatingClients(spec.paths, spec.connections, spec.method ?? 'GET'),
+    setupClient: rotatingClients(spec),
   });
   instance.on('response', (_client, status, _bytes, ms) => {
     if (status >= 200 && status < 300) latencyUs.record(Math.max(1, Math.round(ms * 1000)));

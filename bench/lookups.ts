@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Child, spawnChild, waitForLine } from './children.js';
-import { COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS, type Sample } from './dataset.js';
+import { BULK_ITEMS, COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS, type Sample } from './dataset.js';
 import { type Measured, runLoad } from './loadgen.js';
 import { say } from './log.js';
 import type { LoadOptions } from './options.js';
@@ -26,12 +26,17 @@ export interface Target {
   method?: 'GET' | 'POST';
   paths: string[];
   headers: Record<string, string>;
+  /** POST these bodies (the i-th to the i-th path) instead of GETs: bulk lookups. */
+  bodies?: string[];
 }
 
 export const CEILING_PEOPLE = 'ceiling /people';
 export const CEILING_COMPANY = 'ceiling /company';
 /** Lookups by id against a second Enrich with the audit log and usage meter off: what they cost. */
 export const UNACCOUNTED_ID = 'id, unaccounted';
+/** Bulk lookups of BULK_ITEMS people by `id` per request, against Enrich and against the unaccounted one. */
+export const BULK_ID = `bulk of ${BULK_ITEMS} by id`;
+export const BULK_ID_UNACCOUNTED = `bulk of ${BULK_ITEMS} by id, unaccounted`;
 /** With --postgres: lookups against a second Enrich serving the same data set from PostgreSQL. */
 export const POSTGRES_LOOKUPS = ['id', 'work_email'] as const;
 export const postgresTarget = (kind: LookupKind) => `${kind}, PostgreSQL`;
@@ -43,6 +48,7 @@ const specOf = (target: Target) => ({
   method: target.method,
   paths: target.paths,
   headers: target.headers,
+  bodies: target.bodies,
 });
 
 /** Every target once per round, `runs` rounds: slow drifts of the machine then touch every figure alike. */
@@ -75,6 +81,12 @@ export function enrichTargets(enrich: Server, token: string, sample: Sample, kin
       headers: bearer(token),
     }),
   );
+}
+
+/** Bulk lookups by `id` against a server: each request one of the sample's bulk bodies. */
+export function bulkTarget(name: string, server: Server, token: string, sample: Sample): Target {
+  const paths = sample.bulkBodies.map(() => '/v1/people/bulk');
+  return { name, server, paths, headers: bearer(token), bodies: sample.bulkBodies };
 }
 
 /** Starts the static ceiling server (bench/static-server.ts) with the sample's median-size records. */

@@ -1,4 +1,5 @@
 // The results of `npm run bench` as markdown: lookups against the ceiling, import, json-server, memory, targets.
+import { bulkTable } from './bulk-report.js';
 import { COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS } from './dataset.js';
 import { cores, entryHeading, int, mib, ms, seconds, table, times } from './format.js';
 import type { ImportedRun, ImportRun } from './imports.js';
@@ -203,6 +204,8 @@ export function renderReport(r: BenchResults): string {
           '',
         ]
       : []),
+    bulkTable(r),
+    '',
     importTable(r),
     '',
     `json-server 0.17 (\`GET /people?id=\`, a linear scan), same load:`,

@@ -8,6 +8,9 @@ import { measureImports, measurePostgresImports } from './imports.js';
 import { measureJsonServer } from './json-server.js';
 import { say } from './log.js';
 import {
+  BULK_ID,
+  BULK_ID_UNACCOUNTED,
+  bulkTarget,
   ceilingAndLookups,
   enrichTargets,
   measureAtRate,
@@ -83,6 +86,13 @@ async function lookupsAndCeiling(
     const idTarget = targets.find((t) => t.name === 'id')!;
     const bare = { origin: unaccounted.origin, pid: unaccounted.child.pid };
     targets.splice(targets.indexOf(idTarget) + 1, 0, { ...idTarget, name: UNACCOUNTED_ID, server: bare });
+    // Bulks right after the single lookups they are compared with, in every round.
+    targets.splice(
+      targets.indexOf(idTarget) + 2,
+      0,
+      bulkTarget(BULK_ID, server, token, sample),
+      bulkTarget(BULK_ID_UNACCOUNTED, bare, token, sample),
+    );
     if (postgres) overPostgres = await addPostgresTargets(o, postgres, sample, targets);
     say(`lookups: ${targets.length} targets × ${o.runs} run(s) × ${o.warmup + o.duration} s`);
     const lookups = await measureRounds(targets, o);

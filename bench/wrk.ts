@@ -16,18 +16,27 @@ export const WRK_MISSING =
   'wrk is not installed: `apt-get install wrk` (Debian) gives the C load generator the benchmark uses; falling back to autocannon, whose JavaScript client needs a core of its own';
 
 /**
- * The script: cycles through the paths with `METHOD` (GET by default); `DELAY` ms between a connection's
- * requests when rate-limited.
+ * The script: cycles through the paths with `METHOD` (GET by default) or, given a file of bodies (one a line),
+ * POSTs of the i-th body as JSON; `DELAY` ms between a connection's requests when rate-limited.
  */
 const SCRIPT = `
 local paths = {}
 for line in io.lines(os.getenv("ENRICH_PATHS")) do paths[#paths + 1] = line end
+local bodies = nil
+if os.getenv("ENRICH_BODIES") ~= "" then
+  bodies = {}
+  for line in io.lines(os.getenv("ENRICH_BODIES")) do bodies[#bodies + 1] = line end
+end
+local posted = {}
+for name, value in pairs(wrk.headers) do posted[name] = value end
+posted["Content-Type"] = "application/json"
 local i = tonumber(os.getenv("ENRICH_OFFSET") or "0")
 local pause = tonumber(os.getenv("ENRICH_DELAY") or "0")
 local method = os.getenv("ENRICH_METHOD") or "GET"
 request = function()
   i = i + 1
   if i > #paths then i = 1 end
+  if bodies then return wrk.format("POST", paths[i], posted, bodies[i]) end
   return wrk.format(method, paths[i])
 end
 if pause > 0 then delay = function() return pause end end
@@ -53,7 +62,7 @@ interface WrkRun {
 function wrk(
   spec: LoadSpec,
   seconds: number,
-  files: { script: string; paths: string },
+  files: { script: string; paths: string; bodies: string },
   connections: number,
   delayMs: number,
   onStart?: (pid: number) => void,
@@ -64,6 +73,7 @@ function wrk(
     env: {
       ...process.env,
       ENRICH_PATHS: files.paths,
+      ENRICH_BODIES: files.bodies,
       ENRICH_DELAY: String(delayMs),
       ENRICH_METHOD: spec.method ?? 'GET',
     },
@@ -96,9 +106,14 @@ function wrk(
 export async function runWrk(spec: LoadSpec, onMeasuring: () => void): Promise<LoadResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'enrich-wrk-'));
   try {
-    const files = { script: path.join(dir, 'paths.lua'), paths: path.join(dir, 'paths.txt') };
+    const files = {
+      script: path.join(dir, 'paths.lua'),
+      paths: path.join(dir, 'paths.txt'),
+      bodies: spec.bodies ? path.join(dir, 'bodies.txt') : '',
+    };
     writeFileSync(files.script, SCRIPT);
     writeFileSync(files.paths, `${spec.paths.join('\n')}\n`);
+    if (spec.bodies) writeFileSync(files.bodies, `${spec.bodies.join('\n')}\n`);
     let connections = spec.connections;
     let delayMs = 0;
     if (spec.overallRate !== undefined) {

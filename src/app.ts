@@ -12,18 +12,22 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { openAccounting } from './accounting/open.js';
 import { ProblemError } from './errors.js';
 import { BODY_LIMIT } from './http/body.js';
+import { BulkPath } from './http/bulk-path.js';
 import { clientAddressOf, compileTrust, type TrustProxy } from './http/client-address.js';
 import { registerCompression } from './http/compression.js';
 import { type CorsOrigins, corsPolicy, registerCors } from './http/cors.js';
 import { registerGuards } from './http/guard.js';
 import { LookupPath } from './http/lookup-path.js';
 import { frameworkErrorDetail, sendProblem, toProblem } from './http/problem.js';
+import { TurnRelease } from './http/release.js';
+import { watchRequestBody } from './http/request-deadline.js';
 import { requestId } from './http/request-id.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
 import { UnauthenticatedLimit } from './limits/unauthenticated.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { registerOpenapi } from './openapi/document.js';
+import { registerBulk } from './routes/bulk.js';
 import { registerCompany } from './routes/company.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
@@ -66,6 +70,8 @@ export interface AppDeps {
   trustProxy?: TrustProxy | undefined;
   /** The HTTP server's options (timeouts, set by server.ts), and a certificate and key to serve HTTPS. */
   server?: ServerOptions & { tls?: { cert: Buffer; key: Buffer } | undefined };
+  /** A request's body must all arrive within this (bulk streams excepted); 0 or omitted: no bound. */
+  requestTimeoutMs?: number;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -80,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientAddressOf(deps.trustProxy),
   );
   const { tls, ...serverOptions } = deps.server ?? {};
+  const requestTimeoutMs = deps.requestTimeoutMs ?? 0;
 
   // Lookups are served before Fastify's router (LookupPath.serve): a synchronous path with no hook,
   // per-request logger or promise. Everything else, and lookups it leaves (while closing), goes on.
@@ -105,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.trustProxy === undefined ? {} : { trustProxy: compileTrust(deps.trustProxy) }),
     serverFactory: (handler) => {
       const listener = (req: IncomingMessage, res: ServerResponse) => {
+        watchRequestBody(req, res, requestTimeoutMs);
         if (!lookups?.serve(req, res)) handler(req, res);
       };
       if (!tls) return createServer(serverOptions, listener);
@@ -122,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           retentionDays: deps.auditRetentionDays ?? 365,
           onError: (error) => app.log.error({ err: error }, 'accounting journal write or fold failed'),
         });
+  const turns = new TurnRelease(accounting, app.log);
   lookups = new LookupPath({
     store,
     limiter,
@@ -132,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accessLog: deps.accessLog ?? false,
     cors,
     unauthenticated,
+    turns,
   });
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -148,8 +158,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     done();
   });
+  const bulk = new BulkPath({ store, limiter, quota, metrics, accounting, turns, log: app.log });
   app.addHook('preClose', (done) => {
     lookups?.close();
+    bulk.close();
     done();
   });
 
@@ -180,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerPeople(app, lookups);
   registerCompany(app, lookups);
+  registerBulk(app, bulk);
   registerUsage(app, { store, limiter, accounting });
   registerSearch(app, { store, limiter, accounting });
   registerHealth(app, store, metrics);

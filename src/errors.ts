@@ -3,6 +3,7 @@
 export const Problems = {
   missing_identifier: { status: 400, title: 'No identifier given' },
   missing_filter: { status: 400, title: 'No filter given' },
+  invalid_body: { status: 400, title: 'Invalid request body' },
   invalid_parameter: { status: 400, title: 'Invalid parameter' },
   unknown_parameter: { status: 400, title: 'Unknown parameter' },
   unauthorized: { status: 401, title: 'Unauthorized' },
@@ -10,8 +11,10 @@ export const Problems = {
   forbidden: { status: 403, title: 'Forbidden' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
+  request_timeout: { status: 408, title: 'Request timeout' },
   ambiguous_match: { status: 409, title: 'Ambiguous match' },
   payload_too_large: { status: 413, title: 'Request too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },

@@ -71,11 +71,12 @@ export class HttpTally {
 export class LookupTally {
   private readonly counts = new Map<string, { labels: { entity: string; outcome: string }; value: number }>();
 
-  inc(entity: string, outcome: LookupOutcome): void {
+  /** Counts `n` lookups (the items of a bulk, say) of one outcome. */
+  inc(entity: string, outcome: LookupOutcome, n = 1): void {
     const id = `${entity} ${outcome}`;
     const known = this.counts.get(id);
-    if (known) known.value++;
-    else this.counts.set(id, { labels: { entity, outcome }, value: 1 });
+    if (known) known.value += n;
+    else this.counts.set(id, { labels: { entity, outcome }, value: n });
   }
 
   values(): MetricValue[] {

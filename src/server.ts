@@ -39,7 +39,9 @@ function serverOptions(
 ): ServerOptions & { tls?: TlsCredentials } {
   return {
     headersTimeout: config.headersTimeoutMs,
-    requestTimeout: config.requestTimeoutMs,
+    // The whole request's bound is app.ts's (src/http/request-deadline.ts): Node's cannot spare a bulk
+    // stream, whose body arrives at its key's rate, for hours at a low one.
+    requestTimeout: 0,
     connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(config.headersTimeoutMs / 4))),
     ...(tls ? { tls } : {}),
   };
@@ -86,6 +88,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
     unauthenticatedRate: config.unauthenticatedRate,
     trustProxy: config.trustProxy,
     server: serverOptions(config, tls && readTls(tls)),
+    requestTimeoutMs: config.requestTimeoutMs,
     journal: {
       dir: config.journalDir,
       location: {

@@ -18,6 +18,7 @@ import {
   rateLimitState,
 } from '../limits/rate-limit.js';
 import type { UnauthenticatedLimit } from '../limits/unauthenticated.js';
+import { idsListed } from '../lookup/item.js';
 import { LOOKUPS, type LookupOperation } from '../lookup/operations.js';
 import { parseLookupQuery } from '../lookup/query.js';
 import { type Resolved, resolve } from '../lookup/resolve.js';
@@ -27,6 +28,7 @@ import { StoreUnavailableError } from '../store/unavailable.js';
 import { hasBody, unwantedBody } from './body.js';
 import type { CorsPolicy } from './cors.js';
 import { PROBLEM_TYPE, problemDocument, toProblem } from './problem.js';
+import type { HeldReply, TurnRelease } from './release.js';
 import { requestId } from './request-id.js';
 
 export interface LookupPathDeps {
@@ -43,6 +45,8 @@ export interface LookupPathDeps {
   cors?: CorsPolicy | undefined;
   /** The per-address limit of requests without a valid token. */
   unauthenticated: UnauthenticatedLimit;
+  /** Where replies wait for their turn's accounting commit. */
+  turns: TurnRelease;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -66,14 +70,8 @@ function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-/** The ids a 409 listed, each once. */
-function idsListed(problem: ProblemError): string[] {
-  const matches = problem.extensions.matches as Record<string, string[]> | undefined;
-  return matches ? [...new Set(Object.values(matches).flat())] : [];
-}
-
 /** One lookup in flight: what it has learnt so far, and its reply once decided. */
-class Lookup {
+class Lookup implements HeldReply {
   keyId: string | undefined;
   key: ApiKey | undefined;
   ticket: QuotaTicket | null = null;
@@ -102,6 +100,10 @@ class Lookup {
     const { cors } = path;
     if (cors !== undefined) this.headers.push(...cors.headersFor(req.headers.origin));
     this.baseHeaders = this.headers.length;
+  }
+
+  get keyed(): boolean {
+    return this.keyId !== undefined;
   }
 
   /** Sends `503 unavailable` instead: its record could not be kept, so the answer is not disclosed. */
@@ -134,8 +136,6 @@ class Lookup {
  */
 export class LookupPath {
   private closing = false;
-  /** Replies decided in this turn, sent together at its end once their records are committed. */
-  private held: Lookup[] = [];
   readonly cors: CorsPolicy | undefined;
 
   constructor(private readonly deps: LookupPathDeps) {
@@ -286,11 +286,7 @@ export class LookupPath {
     this.finish(lookup);
   }
 
-  /**
-   * Counts the outcome, appends a keyed lookup's record, and holds the reply for the end of the turn:
-   * one commit of the turn's records, then every reply. Sending a turn's replies together also costs the
-   * kernel fewer wake-ups of the clients than one at a time.
-   */
+  /** Counts the outcome, appends a keyed lookup's record, and holds the reply for the end of the turn. */
   private finish(lookup: Lookup): void {
     lookup.decided = true;
     // Counted by status, as accounting meters it: one mapping for both.
@@ -308,26 +304,8 @@ export class LookupPath {
         status: lookup.status,
       });
     }
-    if (this.held.length === 0) setImmediate(this.release);
-    this.held.push(lookup);
+    this.deps.turns.hold(lookup);
   }
-
-  /** The end of a turn: commits its records, then sends its replies (503s if the records could not be kept). */
-  private readonly release = (): void => {
-    const held = this.held;
-    this.held = [];
-    try {
-      this.deps.accounting?.commit();
-    } catch (error) {
-      this.deps.log.error({ err: error }, 'accounting journal write failed: answering 503');
-      for (const lookup of held) {
-        if (lookup.keyId === undefined) lookup.send();
-        else lookup.refuse();
-      }
-      return;
-    }
-    for (const lookup of held) lookup.send();
-  };
 
   /** After a reply is written: request metrics, and the access log line when asked for. */
   sent(lookup: Lookup): void {

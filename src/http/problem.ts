@@ -9,6 +9,7 @@ const CODE_BY_STATUS: Record<number, ProblemCode> = {
   404: 'not_found',
   405: 'method_not_allowed',
   413: 'payload_too_large',
+  415: 'unsupported_media_type',
   429: 'rate_limited',
   503: 'unavailable',
 };

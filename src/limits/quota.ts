@@ -17,13 +17,39 @@ export interface QuotaTicket {
   settle(matched: boolean): number;
 }
 
+/**
+ * A reservation for the items of a bulk: up to `granted` of them may match; the items after those are past
+ * the quota. Settle it exactly once.
+ */
+export interface QuotaGrant {
+  /** How many of the items asked for may match (0 when the quota is used up). */
+  readonly granted: number;
+  /** Counts `matched` (at most `granted`) items, frees the rest; returns the quota remaining. */
+  settle(matched: number): number;
+}
+
 export interface QuotaCounter {
   /**
    * Reserves one lookup, or throws `quota_exceeded` (or rejects with it). Null for a key without a
    * quota. Answered at once, without a promise, where the count is at hand in memory.
    */
   reserve(key: ApiKey): MaybePromise<QuotaTicket | null>;
+  /**
+   * Reserves up to `items` lookups at once, as many as the quota has left: one call for a bulk. Null for
+   * a key without a quota. Answered at once, without a promise, where the count is at hand in memory.
+   */
+  reserveItems(key: ApiKey, items: number): MaybePromise<QuotaGrant | null>;
   close(): Promise<void>;
+}
+
+/** The refusal of a lookup past the quota: for a GET, and for each bulk item past it. */
+export function quotaExceeded(quota: number, period: string): ProblemError {
+  return new ProblemError(
+    'quota_exceeded',
+    `This key's quota of ${quota} matched lookups for ${period} is used up.`,
+    {},
+    { 'enrich-quota-remaining': '0' },
+  );
 }
 
 /**
@@ -46,18 +72,33 @@ export class MemoryQuotaCounter implements QuotaCounter {
     return isPromise(usage) ? usage.then((u) => this.take(key, u)) : this.take(key, usage);
   }
 
+  reserveItems(key: ApiKey, items: number): MaybePromise<QuotaGrant | null> {
+    if (key.quota === null) return null;
+    const usage = this.current(key.id);
+    return isPromise(usage) ? usage.then((u) => this.grant(key, u, items)) : this.grant(key, usage, items);
+  }
+
+  private grant(key: ApiKey, usage: Usage, items: number): QuotaGrant {
+    const quota = key.quota!;
+    const granted = Math.max(0, Math.min(items, quota - usage.used - usage.reserved));
+    usage.reserved += granted;
+    let settled = false;
+    return {
+      granted,
+      settle: (matched) => {
+        if (!settled) {
+          settled = true;
+          usage.reserved -= granted;
+          usage.used += Math.min(matched, granted);
+        }
+        return Math.max(0, quota - usage.used - usage.reserved);
+      },
+    };
+  }
+
   private take(key: ApiKey, usage: Usage): QuotaTicket {
     const quota = key.quota!;
-    if (usage.used + usage.reserved >= quota) {
-      throw new ProblemError(
-        'quota_exceeded',
-        `This key's quota of ${quota} matched lookups for ${usage.period} is used up.`,
-        {},
-        {
-          'enrich-quota-remaining': '0',
-        },
-      );
-    }
+    if (usage.used + usage.reserved >= quota) throw quotaExceeded(quota, usage.period);
     usage.reserved++;
     let settled = false;
     return {

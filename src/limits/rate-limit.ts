@@ -3,17 +3,23 @@
 /** What a limiter decided for one request, with what the RateLimit headers need. */
 export interface LimitDecision {
   allowed: boolean;
-  /** Whole requests left in the bucket after this one. */
+  /** Whole requests left in the bucket after this one (0 while it is in debt after a bulk). */
   remaining: number;
   /** Seconds until the bucket is full again. */
   resetSeconds: number;
   /** When refused: seconds until one request will be allowed. */
   retryAfterSeconds: number;
+  /** Milliseconds until the bucket holds a whole token again, so that the next request is admitted; 0 if it does. */
+  waitMs: number;
 }
 
 /** A rate limiter: in-process here; shared implementations (cluster, Redis) sit behind the same interface. */
 export interface RateLimiter {
-  take(keyId: string, rate: number): LimitDecision | Promise<LimitDecision>;
+  /**
+   * Admits a request when the key's bucket holds at least one token, and then takes `cost` tokens (default
+   * 1): a bulk of n items costs n, and may leave the bucket in debt, which later requests wait out.
+   */
+  take(keyId: string, rate: number, cost?: number): LimitDecision | Promise<LimitDecision>;
   close?(): Promise<void>;
 }
 
@@ -23,21 +29,32 @@ interface Bucket {
 }
 
 /**
- * Refills a bucket to `nowMs` and tries to take one token. Pure apart from mutating `bucket`,
- * so it can be tested with a fake clock and reused by other limiters.
+ * The decision for a bucket left holding `tokens` (negative when a bulk put it in debt): Retry-After and
+ * the wait cover the deficit up to one whole token. Shared with the Redis limiter, whose script returns
+ * the tokens it left.
  */
-export function takeToken(bucket: Bucket, rate: number, nowMs: number): LimitDecision {
+export function decisionFrom(allowed: boolean, tokens: number, rate: number): LimitDecision {
+  const waitMs = tokens >= 1 ? 0 : Math.ceil(((1 - tokens) / rate) * 1000);
+  return {
+    allowed,
+    remaining: Math.max(0, Math.floor(tokens)),
+    resetSeconds: Math.ceil((rate - tokens) / rate),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / rate)),
+    waitMs,
+  };
+}
+
+/**
+ * Refills a bucket to `nowMs` and, when it holds a whole token, takes `cost` tokens. Pure apart from
+ * mutating `bucket`, so it can be tested with a fake clock and reused by other limiters.
+ */
+export function takeToken(bucket: Bucket, rate: number, nowMs: number, cost = 1): LimitDecision {
   const elapsed = Math.max(0, nowMs - bucket.updatedMs) / 1000;
   bucket.tokens = Math.min(rate, bucket.tokens + elapsed * rate);
   bucket.updatedMs = nowMs;
   const allowed = bucket.tokens >= 1;
-  if (allowed) bucket.tokens -= 1;
-  return {
-    allowed,
-    remaining: Math.floor(bucket.tokens),
-    resetSeconds: Math.ceil((rate - bucket.tokens) / rate),
-    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / rate)),
-  };
+  if (allowed) bucket.tokens -= cost;
+  return decisionFrom(allowed, bucket.tokens, rate);
 }
 
 /** Buckets held in memory at most: client addresses come and go by the million, keys do not. */
@@ -56,14 +73,14 @@ export class MemoryRateLimiter implements RateLimiter {
     private readonly held = BUCKETS_HELD,
   ) {}
 
-  take(keyId: string, rate: number): LimitDecision {
+  take(keyId: string, rate: number, cost = 1): LimitDecision {
     const nowMs = this.now();
     let bucket = this.buckets.get(keyId);
     if (!bucket) {
       bucket = { tokens: rate, updatedMs: nowMs };
       this.remember(keyId, bucket, nowMs);
     }
-    return takeToken(bucket, rate, nowMs);
+    return takeToken(bucket, rate, nowMs, cost);
   }
 
   private remember(keyId: string, bucket: Bucket, nowMs: number): void {

@@ -43,6 +43,12 @@ export function givenParams(operation: LookupOperation, params: unknown): string
   return operation.params.filter((name) => (params as Record<string, unknown>)[name] !== undefined);
 }
 
+/** The ids a 409 listed, each once: what an ambiguous lookup disclosed. */
+export function idsListed(problem: ProblemError): string[] {
+  const matches = problem.extensions.matches as Record<string, string[]> | undefined;
+  return matches ? [...new Set(Object.values(matches).flat())] : [];
+}
+
 /** The item status of a problem a lookup answered; a failure of the service itself is not an item's. */
 export function itemStatus(problem: ProblemError): Exclude<ItemStatus, 'matched'> {
   if (problem.code === 'not_found') return 'not_found';

@@ -133,6 +133,48 @@ export const RESPONSES = {
     },
     invalid_parameter: { detail: 'seniority must be a whole number from 1 to 7.', parameter: 'seniority' },
   }),
+  BadBulkRequest: problem(
+    'The body is not JSON, or not of the bulk shape (`path` says where), or the query is not one a bulk accepts',
+    KEYED,
+    {
+      invalid_body: {
+        detail: '$.requests[3].params: params must be an object of parameter names and values.',
+        path: '$.requests[3].params',
+      },
+      unknown_parameter: {
+        detail:
+          'Unknown parameter "id"; a bulk\'s query accepts only fields (the identifiers go in the body).',
+        parameter: 'id',
+        accepted: ['fields'],
+      },
+      invalid_parameter: {
+        detail: 'Unknown field "nmae" in fields; valid fields: id, name, …',
+        parameter: 'fields',
+      },
+    },
+  ),
+  PayloadTooLarge: problem(
+    'More than 1,000 items, or a body over 4 MiB: send several requests, or an NDJSON stream',
+    KEYED,
+    {
+      payload_too_large: {
+        detail:
+          'The request holds 1,200 items; a request holds at most 1,000 items (send more as several requests, or as an NDJSON stream).',
+        max_items: 1000,
+      },
+    },
+  ),
+  UnsupportedMediaType: problem(
+    'The body is neither `application/json` nor `application/x-ndjson`, or is compressed',
+    KEYED,
+    {
+      unsupported_media_type: {
+        detail:
+          'Content-Type "text/csv" is not accepted: send application/json (1 to 1,000 items) or application/x-ndjson (a stream, one item per line).',
+        accepted: ['application/json', 'application/x-ndjson'],
+      },
+    },
+  ),
   Unauthorized: problem(
     'No token, or one that is not (or no longer) valid',
     ['X-Request-Id', 'WWW-Authenticate', 'Cache-Control'],

@@ -6,7 +6,7 @@ import { COMPANY_LOOKUP } from '../lookup/operations.js';
 import { Company } from '../schemas/company.js';
 import { registerLookup } from './lookup.js';
 
-const paramDocs: Record<CompanyParam, { description: string; example: string }> = {
+export const paramDocs: Record<CompanyParam, { description: string; example: string }> = {
   id: { description: "The service's company identifier", example: 'f000000117274' },
   ln_slug: { description: 'LinkedIn slug of the company', example: 'acme-holdings' },
   ln_url: { description: 'LinkedIn company URL', example: 'https://www.linkedin.com/company/acme-holdings' },

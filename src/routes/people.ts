@@ -6,7 +6,7 @@ import { PEOPLE_LOOKUP } from '../lookup/operations.js';
 import { Person } from '../schemas/person.js';
 import { registerLookup } from './lookup.js';
 
-const paramDocs: Record<PersonParam, { description: string; example: string }> = {
+export const paramDocs: Record<PersonParam, { description: string; example: string }> = {
   id: { description: "The service's person identifier", example: 'fp000000067890' },
   ln_slug: { description: 'LinkedIn slug of the person', example: 'jane-citizen-4821' },
   ln_url: {

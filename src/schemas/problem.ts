@@ -27,7 +27,40 @@ export const Problem = Type.Object(
       }),
     ),
     accepted: Type.Optional(
-      names('`missing_identifier` and `unknown_parameter`: the parameters the operation accepts'),
+      names(
+        '`missing_identifier` and `unknown_parameter`: the parameters the operation accepts; ' +
+          '`unsupported_media_type`: the content types it accepts',
+      ),
+    ),
+    path: Type.Optional(
+      Type.String({
+        description: '`invalid_body`: the JSON path of the value at fault, e.g. `$.requests[3].params`',
+      }),
+    ),
+    line: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          '`invalid_body`: the line at fault (of an NDJSON stream, or of a JSON body that is not JSON)',
+      }),
+    ),
+    column: Type.Optional(
+      Type.Integer({ minimum: 1, description: '`invalid_body`: the column where the text stops being JSON' }),
+    ),
+    position: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: '`invalid_body`: the offset, in characters, where the text stops being JSON',
+      }),
+    ),
+    max_items: Type.Optional(
+      Type.Integer({ minimum: 1, description: '`payload_too_large`: the most items one request may hold' }),
+    ),
+    max_bytes: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: '`payload_too_large` and `invalid_body`: the largest body (or line) accepted, in bytes',
+      }),
     ),
     matches: Type.Optional(
       Type.Object(

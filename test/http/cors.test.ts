@@ -125,6 +125,29 @@ describe('with CORS on for listed origins', () => {
     expect(unauthorised.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
   });
 
+  it('covers bulk lookups: a preflight of the POST, and the JSON and stream answers', async () => {
+    const pre = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/people/bulk',
+      headers: preflight(APP_ORIGIN),
+    });
+    expect(pre.statusCode).toBe(204);
+    expect(pre.headers['access-control-allow-methods']).toMatch(/\bPOST\b/);
+    for (const [type, body] of [
+      ['application/json', JSON.stringify({ requests: [{ params: { id: 'fp000000000001' } }] })],
+      ['application/x-ndjson', '{"params": {"id": "fp000000000001"}}\n'],
+    ]) {
+      const res = await fetch(`${t.url}/v1/people/bulk`, {
+        method: 'POST',
+        headers: { authorization: t.auth, origin: APP_ORIGIN, 'content-type': type! },
+        body,
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
+      expect(res.headers.get('access-control-expose-headers')!.toLowerCase()).toContain('ratelimit');
+    }
+  });
+
   it('covers the other routes too', async () => {
     const res = await t.app.inject({
       url: '/v1/usage',

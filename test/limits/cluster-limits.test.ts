@@ -82,6 +82,31 @@ describe('limits shared by cluster workers through the primary', () => {
     await expect(survivor.reserve(key)).rejects.toMatchObject({ code: 'quota_exceeded' });
   });
 
+  it('charge a bulk its items on the one bucket all workers share', async () => {
+    const [a, b] = [1, 2].map((id) => new ClusterRateLimiter(worker(id)));
+    expect(await a!.take('k', 10, 30)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await b!.take('k', 10)).toMatchObject({ allowed: false, retryAfterSeconds: 3, waitMs: 2100 });
+  });
+
+  it("grant a bulk's items against reservations held by other workers, and free the unmatched", async () => {
+    const { key } = await issueKey(store, { name: 'metered', quota: 5 });
+    const [a, b] = [1, 2].map((id) => new ClusterQuotaCounter(worker(id)));
+    const held = await a!.reserve(key);
+    const grant = (await b!.reserveItems(key, 8))!;
+    expect(grant.granted).toBe(4);
+    expect(grant.settle(3)).toBe(1); // 5 - 1 held - 4 granted, plus the one not matched
+    held!.settle(false);
+    await new Promise((resolve) => setTimeout(resolve, 10)); // the settlements travel to the primary
+    expect((await a!.reserveItems(key, 8))!.granted).toBe(2);
+  });
+
+  it('count every item granted to a worker that died mid-bulk', async () => {
+    const { key } = await issueKey(store, { name: 'metered', quota: 5 });
+    await new ClusterQuotaCounter(worker(1)).reserveItems(key, 3);
+    owner.release(1);
+    expect((await new ClusterQuotaCounter(worker(2)).reserveItems(key, 8))!.granted).toBe(2);
+  });
+
   it('answer 503 when the primary does not answer in time', async () => {
     const silent = new LimitChannel({ send: () => {}, onMessage: () => {} }, 50);
     await expect(new ClusterRateLimiter(silent).take('k', 10)).rejects.toMatchObject({

@@ -60,4 +60,24 @@ describe('monthly quota', () => {
     expect((await restarted.reserve(key))!.settle(false)).toBe(5);
     await restarted.close();
   });
+
+  it('grants a bulk as many items as the quota has left, and counts only those that matched', async () => {
+    const { key } = await issueKey(store, { name: 'metered', quota: 5 });
+    const single = (await counter.reserve(key))!;
+    const grant = (await counter.reserveItems(key, 8))!;
+    expect(grant.granted).toBe(4); // one is held by the lookup in flight
+    single.settle(true);
+    expect(grant.settle(3)).toBe(1);
+    expect(grant.settle(3)).toBe(1); // settled once only
+    const rest = (await counter.reserveItems(key, 8))!;
+    expect(rest.granted).toBe(1);
+    expect(rest.settle(1)).toBe(0);
+    expect((await counter.reserveItems(key, 8))!.granted).toBe(0);
+    expect(() => counter.reserve(key)).toThrow(expect.objectContaining({ code: 'quota_exceeded' }));
+  });
+
+  it('does not grant items to a key without a quota: it has no limit', async () => {
+    const { key } = await issueKey(store, { name: 'free' });
+    expect(await counter.reserveItems(key, 1000)).toBeNull();
+  });
 });

@@ -53,4 +53,48 @@ describe('token bucket', () => {
     expect(headers['ratelimit-policy']).toBe('"default";q=50;w=1');
     expect(headers.ratelimit).toBe('"default";r=49;t=1');
   });
+
+  it('admits a bulk while the bucket holds a token and charges every item, leaving it in debt', () => {
+    let now = 0;
+    const limiter = new MemoryRateLimiter(() => now);
+    const bulk = limiter.take('k', 10, 30);
+    expect(bulk).toMatchObject({ allowed: true, remaining: 0, resetSeconds: 3 });
+    // 10 - 30 = -20 tokens: a whole one is back after 2.1 s, so Retry-After says 3.
+    const next = limiter.take('k', 10);
+    expect(next).toMatchObject({ allowed: false, retryAfterSeconds: 3, waitMs: 2100 });
+    now += 2_000;
+    expect(limiter.take('k', 10).allowed).toBe(false);
+    now += 100;
+    expect(limiter.take('k', 10)).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
+  it('refuses a bulk, charging nothing, while the bucket is in debt', () => {
+    let now = 0;
+    const limiter = new MemoryRateLimiter(() => now);
+    limiter.take('k', 10, 15);
+    expect(limiter.take('k', 10, 100)).toMatchObject({ allowed: false, waitMs: 600 });
+    now += 600;
+    expect(limiter.take('k', 10, 1)).toMatchObject({ allowed: true, waitMs: 100 });
+  });
+
+  it('says how long to wait for the next admission to the millisecond', () => {
+    const bucket = { tokens: 0, updatedMs: 0 };
+    expect(takeToken(bucket, 50, 0, 5)).toMatchObject({ allowed: false, waitMs: 20 });
+    expect(takeToken(bucket, 50, 20, 5)).toMatchObject({ allowed: true, waitMs: 100 });
+    expect(takeToken({ tokens: 50, updatedMs: 0 }, 50, 0, 1).waitMs).toBe(0);
+  });
+
+  it('holds a long run of bulks to the key rate however they are sized', () => {
+    let now = 0;
+    const limiter = new MemoryRateLimiter(() => now);
+    let items = 0;
+    for (let step = 0; step < 100_000; step++) {
+      const size = 1 + (step % 37);
+      if (limiter.take('k', 100, size).allowed) items += size;
+      now += 1;
+    }
+    // 100 s at 100 items per second, plus the first burst and at most one bulk of debt.
+    expect(items).toBeGreaterThanOrEqual(100 * 100);
+    expect(items).toBeLessThanOrEqual(100 * 100 + 100 + 37);
+  });
 });

@@ -95,6 +95,33 @@ describe('monthly quotas in Redis', () => {
     await expect(quota.reserve(key)).rejects.toMatchObject({ code: 'quota_exceeded' });
   });
 
+  it('grant a bulk the items the quota has left, across processes, and give back those that did not match', async () => {
+    const a = (await counter()).counter;
+    const b = (await counter()).counter;
+    const { key } = await issueKey(store, { name: 'metered', quota: 5 });
+    const held = (await a.reserve(key))!;
+    const grant = (await b.reserveItems(key, 8))!;
+    expect(grant.granted).toBe(4);
+    expect((await a.reserveItems(key, 8))!.granted).toBe(0);
+    held.settle(false);
+    expect(grant.settle(3)).toBe(1); // as of the reservation (the other's give-back is not seen), plus the one unmatched
+    await Promise.all([a.close(), b.close()]); // give-backs travel in the background; closing awaits them
+    const c = (await counter()).counter;
+    const rest = (await c.reserveItems(key, 8))!;
+    expect(rest.granted).toBe(2);
+    expect(rest.settle(2)).toBe(0);
+    await expect(c.reserve(key)).rejects.toMatchObject({ code: 'quota_exceeded' });
+  });
+
+  it('seed a bulk grant from the count in the store', async () => {
+    const { key } = await issueKey(store, { name: 'metered', quota: 5 });
+    await store.addQuotaUse('2026-11', new Map([[key.id, 4]]));
+    const { counter: quota } = await counter();
+    const grant = (await quota.reserveItems(key, 3))!;
+    expect(grant.granted).toBe(1);
+    expect(grant.settle(1)).toBe(0);
+  });
+
   it('admit lookups when Redis is unreachable and failing open', async () => {
     const { counter: quota, errors } = await counter({ url: DEAD_REDIS_URL });
     const { key } = await issueKey(store, { name: 'metered', quota: 5 });

@@ -59,6 +59,16 @@ describe('token buckets in Redis', () => {
     expect(admitted).toBeLessThanOrEqual(11); // a token may refill while the 40 calls are in flight
   });
 
+  it('admit a bulk while the bucket holds a token, charge all its items, and refuse until the debt is repaid', async () => {
+    const { limiter: redis } = await limiter();
+    const bulk = await redis.take('bulk', 10, 30);
+    expect(bulk).toMatchObject({ allowed: true, remaining: 0, resetSeconds: 3 });
+    const next = await redis.take('bulk', 10);
+    expect(next).toMatchObject({ allowed: false, retryAfterSeconds: 3 });
+    expect(next.waitMs).toBeGreaterThan(2_000);
+    expect(next.waitMs).toBeLessThanOrEqual(2_100);
+  });
+
   it('keep a bucket only until it would be full again', async () => {
     const { limiter: redis, client } = await limiter();
     await redis.take('expiring', 4);

@@ -1,29 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problemDocument } from '../../src/http/problem.js';
 import { lookupItem } from '../../src/lookup/item.js';
-import { COMPANY_LOOKUP, LOOKUPS, PEOPLE_LOOKUP } from '../../src/lookup/operations.js';
+import { LOOKUPS } from '../../src/lookup/operations.js';
 import { BACKENDS, type TestApp, testApp } from '../helpers/app.js';
-
-/** Params and what the single GET answers for them, across identifier kinds, 404s, 409s and 400s. */
-const CASES: Array<[typeof PEOPLE_LOOKUP | typeof COMPANY_LOOKUP, Record<string, unknown>]> = [
-  [PEOPLE_LOOKUP, { id: 'fp000000000001' }],
-  [PEOPLE_LOOKUP, { work_email: ' Jane.Citizen@ACME.com.au ' }],
-  [PEOPLE_LOOKUP, { ln_url: 'au.linkedin.com/in/jane-citizen/' }],
-  [PEOPLE_LOOKUP, { ln_slug: 'jane-citizen', personal_email: 'nobody@nowhere.com' }],
-  [PEOPLE_LOOKUP, { work_email: 'info@acme.com.au' }],
-  [PEOPLE_LOOKUP, { id: 'fp000000000003', work_email: 'jose@acme.com.au' }],
-  [PEOPLE_LOOKUP, { id: 'fp999999999999' }],
-  [PEOPLE_LOOKUP, {}],
-  [PEOPLE_LOOKUP, { work_email: '' }],
-  [PEOPLE_LOOKUP, { work_email: 'not-an-email' }],
-  [PEOPLE_LOOKUP, { fqdn: 'acme.com.au' }],
-  [PEOPLE_LOOKUP, { ln_url: 'https://www.linkedin.com/company/acme-holdings' }],
-  [COMPANY_LOOKUP, { website: 'https://shop.acme.com.au/about' }],
-  [COMPANY_LOOKUP, { abn: '51 824 753 556' }],
-  [COMPANY_LOOKUP, { abn: '51 824 753 557' }],
-  [COMPANY_LOOKUP, { fqdn: 'shop.other.com.au' }],
-  [COMPANY_LOOKUP, { ln_slug: 'nobody-here' }],
-];
+import { LOOKUP_CASES } from '../helpers/lookup-cases.js';
 
 for (const backend of BACKENDS) {
   describe(`one lookup given as params, on ${backend}`, () => {
@@ -34,7 +14,7 @@ for (const backend of BACKENDS) {
     afterAll(() => t.close());
 
     it('answers what the single GET answers for the same params', async () => {
-      for (const [operation, params] of CASES) {
+      for (const [operation, params] of LOOKUP_CASES) {
         const query = new URLSearchParams(params as Record<string, string>).toString();
         const get = await t.app.inject({
           url: `${operation.path}?${query}`,

@@ -1,14 +1,20 @@
 // The Enrich client: typed lookups over openapi-fetch, with bounded retries, timeouts and typed errors.
 import createFetchClient, { type Client } from 'openapi-fetch';
+import { inChunks } from './chunks.js';
 import { EnrichError, isProblem } from './errors.js';
 import { fetchWithRetries } from './retry.js';
 import type { paths } from './schema.js';
 import type {
+  BulkAnswer,
+  BulkItem,
+  BulkSummary,
   Company,
+  CompanyBulkResult,
   CompanyQuery,
   CompanySearchPage,
   CompanySearchRequest,
   CompanySearchResult,
+  PeopleBulkResult,
   PeopleSearchPage,
   PeopleSearchRequest,
   Person,
@@ -36,6 +42,18 @@ export interface CallOptions {
   /** This call's bound instead of the client's. */
   timeoutMs?: number;
 }
+
+export interface BulkOptions extends CallOptions {
+  /** Fields of each record to return (dotted paths into objects); `id` always comes. Default: whole records. */
+  fields?: string[];
+  /** Items per request, at most the endpoint's 1,000 (the default). */
+  chunkSize?: number;
+  /** Requests in flight at once (default 2). */
+  concurrency?: number;
+}
+
+/** The most items one bulk request may hold. */
+export const MAX_BULK_ITEMS = 1000;
 
 /** What an openapi-fetch call resolves to, whatever the operation. */
 interface Answer<T> {
@@ -128,6 +146,60 @@ export class Enrich {
     }
   }
 
+  /**
+   * Looks up many people: one request per chunk of `chunkSize` items (at most 1,000), a few at a time, each
+   * bounded and retried like any call (`timeoutMs` applies to each). Resolves with every item's result in the
+   * order given — the record, or the problem its single lookup would have answered — and the counts.
+   * @example const { results } = await enrich.peopleBulk([{ params: { work_email: 'jane@acme.com.au' }, ref: 'crm-1' }]);
+   */
+  peopleBulk(
+    items: ReadonlyArray<BulkItem<PersonQuery>>,
+    options: BulkOptions = {},
+  ): Promise<BulkAnswer<PeopleBulkResult>> {
+    return this.#bulk<PersonQuery, PeopleBulkResult>(items, options, (body, init) =>
+      jsonBulk(this.#api.POST('/v1/people/bulk', { ...init, body })),
+    );
+  }
+
+  /** Looks up many companies, as `peopleBulk` does people. */
+  companyBulk(
+    items: ReadonlyArray<BulkItem<CompanyQuery>>,
+    options: BulkOptions = {},
+  ): Promise<BulkAnswer<CompanyBulkResult>> {
+    return this.#bulk<CompanyQuery, CompanyBulkResult>(items, options, (body, init) =>
+      jsonBulk(this.#api.POST('/v1/company/bulk', { ...init, body })),
+    );
+  }
+
+  async #bulk<Q, R>(
+    items: ReadonlyArray<BulkItem<Q>>,
+    options: BulkOptions,
+    post: (
+      body: { requests: BulkItem<Q>[]; fields?: string[] },
+      init: CallInit,
+    ) => Promise<Answer<{ results: R[]; summary: BulkSummary }>>,
+  ): Promise<BulkAnswer<R>> {
+    const size = Math.min(MAX_BULK_ITEMS, Math.max(1, Math.floor(options.chunkSize ?? MAX_BULK_ITEMS)));
+    const { fields } = options;
+    const answers = await inChunks(
+      items,
+      size,
+      options.concurrency ?? 2,
+      (requests, signal) =>
+        this.#call((init) => post(fields ? { requests, fields } : { requests }, init), {
+          ...options,
+          signal,
+        }),
+      options.signal,
+    );
+    const summary: BulkSummary = { matched: 0, not_found: 0, ambiguous: 0, invalid: 0, quota_exceeded: 0 };
+    for (const answer of answers) {
+      for (const status of Object.keys(summary) as Array<keyof BulkSummary>)
+        summary[status] += answer.summary[status];
+    }
+    return { results: answers.flatMap((answer) => answer.results), summary };
+  }
+
   /** The calling key's usage this month: per day and operation, totals, and its quota left. */
   usage(options?: CallOptions): Promise<Usage> {
     return this.#call((init) => this.#api.GET('/v1/usage', init), options);
@@ -137,6 +209,8 @@ export class Enrich {
    * One operation, bounded in time, retried as the server asks, its error response thrown as EnrichError.
    * Every method is one such call; the search iterators make one per page, each with the caller's signal
    * (a bulk helper would make one per chunk of its list).
+   * Every method is one such call, a bulk helper one per chunk of its list (a search helper would make one
+   * per page), each with the caller's signal.
    */
   async #call<T>(send: (init: CallInit) => Promise<Answer<T>>, options: CallOptions = {}): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
@@ -150,6 +224,16 @@ export class Enrich {
     if (response.ok) return data as T;
     throw new EnrichError(response.status, isProblem(error) ? error : undefined, response.headers);
   }
+}
+
+/**
+ * A bulk call's answer as the JSON document it is: the operation also answers NDJSON lines (to an NDJSON
+ * body), so the generated type is a union of both, but these calls send JSON.
+ */
+function jsonBulk<R>(
+  call: Promise<Answer<unknown>>,
+): Promise<Answer<{ results: R[]; summary: BulkSummary }>> {
+  return call as Promise<Answer<{ results: R[]; summary: BulkSummary }>>;
 }
 
 /** A lookup's record, or null for its 404: no record matches. */

@@ -1,13 +1,18 @@
 // @enrich/client: a typed client of the Enrich API (types generated from its OpenAPI document).
-export { type CallOptions, Enrich, type EnrichOptions } from './client.js';
+export { type BulkOptions, type CallOptions, Enrich, type EnrichOptions, MAX_BULK_ITEMS } from './client.js';
 export { EnrichError, UNEXPECTED_RESPONSE } from './errors.js';
 export type { paths } from './schema.js';
 export type {
+  BulkAnswer,
+  BulkItem,
+  BulkSummary,
   Company,
+  CompanyBulkResult,
   CompanyQuery,
   CompanySearchPage,
   CompanySearchRequest,
   CompanySearchResult,
+  PeopleBulkResult,
   PeopleSearchPage,
   PeopleSearchRequest,
   Person,

@@ -262,6 +262,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/people/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up many people at once
+         * @description Up to 1,000 person lookups in one request, each item's result what `GET /v1/people` would answer for its params, in request order, with `ref` echoed. Or, sent as `application/x-ndjson` (one item per line, up to 1,000,000 lines), a stream answered line by line as the lines resolve, paced at the key's rate; blank lines are skipped. Each item counts as one lookup: against the rate (a JSON bulk is admitted while the key's bucket holds a token, and charged all its items at once), against the monthly quota when it matches (items past it get a `quota_exceeded` result), in the audit log and in usage.
+         */
+        post: operations["personBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/company/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up many companies at once
+         * @description Up to 1,000 company lookups in one request, each item's result what `GET /v1/company` would answer for its params, in request order, with `ref` echoed. Or, sent as `application/x-ndjson` (one item per line, up to 1,000,000 lines), a stream answered line by line as the lines resolve, paced at the key's rate; blank lines are skipped. Each item counts as one lookup: against the rate (a JSON bulk is admitted while the key's bucket holds a token, and charged all its items at once), against the monthly quota when it matches (items past it get a `quota_exceeded` result), in the audit log and in usage.
+         */
+        post: operations["companyBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -530,13 +570,25 @@ export interface components {
              * @description Stable, machine-readable problem code
              * @enum {string}
              */
-            code: "missing_identifier" | "missing_filter" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "ambiguous_match" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
+            code: "missing_identifier" | "missing_filter" | "invalid_body" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "ambiguous_match" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
             /** @description The id of the request, also sent as X-Request-Id */
             request_id: string;
             /** @description `invalid_parameter` and `unknown_parameter`: the query parameter at fault */
             parameter?: string;
-            /** @description `missing_identifier` and `unknown_parameter`: the parameters the operation accepts */
+            /** @description `missing_identifier` and `unknown_parameter`: the parameters the operation accepts; `unsupported_media_type`: the content types it accepts */
             accepted?: string[];
+            /** @description `invalid_body`: the JSON path of the value at fault, e.g. `$.requests[3].params` */
+            path?: string;
+            /** @description `invalid_body`: the line at fault (of an NDJSON stream, or of a JSON body that is not JSON) */
+            line?: number;
+            /** @description `invalid_body`: the column where the text stops being JSON */
+            column?: number;
+            /** @description `invalid_body`: the offset, in characters, where the text stops being JSON */
+            position?: number;
+            /** @description `payload_too_large`: the most items one request may hold */
+            max_items?: number;
+            /** @description `payload_too_large` and `invalid_body`: the largest body (or line) accepted, in bytes */
+            max_bytes?: number;
             /** @description `ambiguous_match`: for each parameter that matched, the ids of the records it matched (at most 10) */
             matches?: {
                 [key: string]: string[];
@@ -752,6 +804,193 @@ export interface components {
             /** @description The result fields wanted (a list, or names separated by commas); the id always */
             fields?: ("id" | "name" | "fqdn" | "industries" | "company_size" | "states")[] | string;
         };
+        /** BulkSummary */
+        BulkSummary: {
+            /** @description Items that found their one record */
+            matched: number;
+            /** @description Items that matched nothing (their GET: 404) */
+            not_found: number;
+            /** @description Items that matched several records (409) */
+            ambiguous: number;
+            /** @description Items whose params the GET refuses (400) */
+            invalid: number;
+            /** @description Items past the key's monthly quota (402): not looked up */
+            quota_exceeded: number;
+        };
+        /**
+         * BulkStreamError
+         * @description A stream's last line when it stopped before its input ended: the store failed, the server is shutting down or the results could not be recorded (503), or the stream passed 1,000,000 lines (413). The results before it stand; the lines after the last result are to be sent again.
+         */
+        BulkStreamError: {
+            /** @enum {string} */
+            status: "error";
+            problem: components["schemas"]["Problem"];
+        };
+        /**
+         * PeopleParams
+         * @description The GET's query parameters as an object, with the same names, normalisation and checks: an item whose params the GET would refuse gets an `invalid` result (its problem says why), not the whole request
+         */
+        PeopleParams: {
+            /**
+             * @description The service's person identifier
+             * @example fp000000067890
+             */
+            id?: string;
+            /**
+             * @description LinkedIn slug of the person
+             * @example jane-citizen-4821
+             */
+            ln_slug?: string;
+            /**
+             * @description LinkedIn profile URL; scheme, www., country subdomain, case, query and fragment are ignored
+             * @example https://www.linkedin.com/in/jane-citizen-4821
+             */
+            ln_url?: string;
+            /**
+             * @description Work e-mail, trimmed and case-folded
+             * @example jane.citizen@acme.com.au
+             */
+            work_email?: string;
+            /**
+             * @description Personal e-mail, trimmed and case-folded
+             * @example jane.citizen@gmail.com
+             */
+            personal_email?: string;
+        };
+        /**
+         * PeopleBulkItem
+         * @description One lookup; as a line of an NDJSON stream, one such object per line
+         */
+        PeopleBulkItem: {
+            params: components["schemas"]["PeopleParams"];
+            /**
+             * @description The caller's own reference for the item, echoed in its result
+             * @example crm-0042
+             */
+            ref?: string;
+        };
+        /** PeopleBulkRequest */
+        PeopleBulkRequest: {
+            requests: components["schemas"]["PeopleBulkItem"][];
+            /**
+             * @description Fields of each record to return: top-level names and dotted paths into objects; `id` is always included. Without it, records are returned exactly as stored.
+             * @example [
+             *       "name",
+             *       "current_company.name"
+             *     ]
+             */
+            fields?: string[];
+        };
+        /**
+         * PeopleBulkResult
+         * @description One item's result: its record, or the problem document its single GET would have answered (404, 409, 400; 402 past the key's quota), carrying the bulk request's id
+         */
+        PeopleBulkResult: {
+            /** @description The item's `ref`, when it gave one */
+            ref?: string;
+            /** @enum {string} */
+            status: "matched";
+            /** @description The parameters that found the record, as the GET names them in Enrich-Matched-By */
+            matched_by: string[];
+            record: components["schemas"]["Person"];
+        } | {
+            /** @description The item's `ref`, when it gave one */
+            ref?: string;
+            /** @enum {string} */
+            status: "not_found" | "ambiguous" | "invalid" | "quota_exceeded";
+            problem: components["schemas"]["Problem"];
+        };
+        /** PeopleBulkResponse */
+        PeopleBulkResponse: {
+            /** @description One per item, in request order */
+            results: components["schemas"]["PeopleBulkResult"][];
+            summary: components["schemas"]["BulkSummary"];
+        };
+        /**
+         * CompanyParams
+         * @description The GET's query parameters as an object, with the same names, normalisation and checks: an item whose params the GET would refuse gets an `invalid` result (its problem says why), not the whole request
+         */
+        CompanyParams: {
+            /**
+             * @description The service's company identifier
+             * @example f000000117274
+             */
+            id?: string;
+            /**
+             * @description LinkedIn slug of the company
+             * @example acme-holdings
+             */
+            ln_slug?: string;
+            /**
+             * @description LinkedIn company URL
+             * @example https://www.linkedin.com/company/acme-holdings
+             */
+            ln_url?: string;
+            /**
+             * @description Domain name; a subdomain not on file falls back to its registrable domain
+             * @example acme.com.au
+             */
+            fqdn?: string;
+            /**
+             * @description Australian Business Number, 11 digits, spaces ignored
+             * @example 51 824 753 556
+             */
+            abn?: string;
+            /**
+             * @description Website URL; scheme, www., port, path and case are ignored
+             * @example https://www.acme.com.au/about
+             */
+            website?: string;
+        };
+        /**
+         * CompanyBulkItem
+         * @description One lookup; as a line of an NDJSON stream, one such object per line
+         */
+        CompanyBulkItem: {
+            params: components["schemas"]["CompanyParams"];
+            /**
+             * @description The caller's own reference for the item, echoed in its result
+             * @example crm-0042
+             */
+            ref?: string;
+        };
+        /** CompanyBulkRequest */
+        CompanyBulkRequest: {
+            requests: components["schemas"]["CompanyBulkItem"][];
+            /**
+             * @description Fields of each record to return: top-level names and dotted paths into objects; `id` is always included. Without it, records are returned exactly as stored.
+             * @example [
+             *       "name",
+             *       "current_company.name"
+             *     ]
+             */
+            fields?: string[];
+        };
+        /**
+         * CompanyBulkResult
+         * @description One item's result: its record, or the problem document its single GET would have answered (404, 409, 400; 402 past the key's quota), carrying the bulk request's id
+         */
+        CompanyBulkResult: {
+            /** @description The item's `ref`, when it gave one */
+            ref?: string;
+            /** @enum {string} */
+            status: "matched";
+            /** @description The parameters that found the record, as the GET names them in Enrich-Matched-By */
+            matched_by: string[];
+            record: components["schemas"]["Company"];
+        } | {
+            /** @description The item's `ref`, when it gave one */
+            ref?: string;
+            /** @enum {string} */
+            status: "not_found" | "ambiguous" | "invalid" | "quota_exceeded";
+            problem: components["schemas"]["Problem"];
+        };
+        /** CompanyBulkResponse */
+        CompanyBulkResponse: {
+            /** @description One per item, in request order */
+            results: components["schemas"]["CompanyBulkResult"][];
+            summary: components["schemas"]["BulkSummary"];
+        };
     };
     responses: {
         /** @description The query is not one the operation accepts */
@@ -769,6 +1008,45 @@ export interface components {
         };
         /** @description The search is not one the operation accepts */
         SearchBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is not JSON, or not of the bulk shape (`path` says where), or the query is not one a bulk accepts */
+        BadBulkRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description More than 1,000 items, or a body over 4 MiB: send several requests, or an NDJSON stream */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is neither `application/json` nor `application/x-ndjson`, or is compressed */
+        UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -1483,6 +1761,98 @@ export interface operations {
                     "text/plain; version=0.0.4": string;
                 };
             };
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    personBulk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Fields of each record to return, comma-separated (a stream's only place for it; a JSON body may give `fields` instead)
+                 * @example name,current_company.name
+                 */
+                fields?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PeopleBulkRequest"];
+                "application/x-ndjson": components["schemas"]["PeopleBulkItem"];
+            };
+        };
+        responses: {
+            /** @description Every item answered: as one JSON document, or (to an NDJSON body) one result per line, in order, the stream ending with a `BulkStreamError` line if it stopped early */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeopleBulkResponse"];
+                    "application/x-ndjson": components["schemas"]["PeopleBulkResult"] | components["schemas"]["BulkStreamError"];
+                };
+            };
+            400: components["responses"]["BadBulkRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    companyBulk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Fields of each record to return, comma-separated (a stream's only place for it; a JSON body may give `fields` instead)
+                 * @example name,current_company.name
+                 */
+                fields?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanyBulkRequest"];
+                "application/x-ndjson": components["schemas"]["CompanyBulkItem"];
+            };
+        };
+        responses: {
+            /** @description Every item answered: as one JSON document, or (to an NDJSON body) one result per line, in order, the stream ending with a `BulkStreamError` line if it stopped early */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyBulkResponse"];
+                    "application/x-ndjson": components["schemas"]["CompanyBulkResult"] | components["schemas"]["BulkStreamError"];
+                };
+            };
+            400: components["responses"]["BadBulkRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
             "4XX": components["responses"]["UnreadableRequest"];
         };
     };

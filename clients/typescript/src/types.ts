@@ -31,3 +31,20 @@ export type CompanySearchRequest = Schemas['CompanySearchRequest'];
 export type CompanySearchPage = Schemas['CompanySearchPage'];
 /** A company in search results. */
 export type CompanySearchResult = Schemas['CompanyPreview'];
+/** One item of a bulk lookup: the identifiers, as for a single lookup, and a reference of your own. */
+export interface BulkItem<Query> {
+  params: Query;
+  /** Echoed in the item's result (at most 256 characters). */
+  ref?: string;
+}
+/** A person bulk item's result: its record, or the problem its single lookup would have answered. */
+export type PeopleBulkResult = Schemas['PeopleBulkResult'];
+/** A company bulk item's result. */
+export type CompanyBulkResult = Schemas['CompanyBulkResult'];
+/** How many items ended each way. */
+export type BulkSummary = Schemas['BulkSummary'];
+/** What a bulk helper resolves to: every item's result, in the order given, and the counts. */
+export interface BulkAnswer<Result> {
+  results: Result[];
+  summary: BulkSummary;
+}

@@ -4,9 +4,11 @@ import type { ApiKey } from '../../store/store.js';
 
 /** What a worker asks of the primary, which owns every bucket and quota counter of the machine. */
 export type LimitCall =
-  | { id: number; op: 'take'; keyId: string; rate: number }
+  | { id: number; op: 'take'; keyId: string; rate: number; cost: number }
   | { id: number; op: 'reserve'; key: ApiKey }
-  | { id: number; op: 'settle'; ticket: number; matched: boolean };
+  | { id: number; op: 'settle'; ticket: number; matched: boolean }
+  | { id: number; op: 'reserveItems'; key: ApiKey; items: number }
+  | { id: number; op: 'settleItems'; ticket: number; matched: number };
 
 /** The answer to one call (settlements are not answered): a value, or the problem to throw. */
 export interface LimitReply {

@@ -1,6 +1,6 @@
 // A cluster worker's limits: every token and every quota reservation is decided by the primary.
 import type { ApiKey } from '../../store/store.js';
-import type { QuotaCounter, QuotaTicket } from '../quota.js';
+import type { QuotaCounter, QuotaGrant, QuotaTicket } from '../quota.js';
 import type { LimitDecision, RateLimiter } from '../rate-limit.js';
 import type { LimitChannel } from './channel.js';
 
@@ -11,8 +11,8 @@ import type { LimitChannel } from './channel.js';
 export class ClusterRateLimiter implements RateLimiter {
   constructor(private readonly channel: LimitChannel) {}
 
-  take(keyId: string, rate: number): Promise<LimitDecision> {
-    return this.channel.call({ op: 'take', keyId, rate }) as Promise<LimitDecision>;
+  take(keyId: string, rate: number, cost = 1): Promise<LimitDecision> {
+    return this.channel.call({ op: 'take', keyId, rate, cost }) as Promise<LimitDecision>;
   }
 }
 
@@ -20,6 +20,11 @@ export class ClusterRateLimiter implements RateLimiter {
 export interface ClusterReservation {
   ticket: number;
   remaining: number;
+}
+
+/** What the primary answers a bulk's reservation with: the grant to settle, and the quota left with it held. */
+export interface ClusterGrant extends ClusterReservation {
+  granted: number;
 }
 
 /**
@@ -40,6 +45,26 @@ export class ClusterQuotaCounter implements QuotaCounter {
           this.channel.notify({ op: 'settle', ticket, matched });
         }
         return matched ? remaining : remaining + 1;
+      },
+    };
+  }
+
+  async reserveItems(key: ApiKey, items: number): Promise<QuotaGrant | null> {
+    if (key.quota === null) return null;
+    const { ticket, granted, remaining } = (await this.channel.call({
+      op: 'reserveItems',
+      key,
+      items,
+    })) as ClusterGrant;
+    let settled = false;
+    return {
+      granted,
+      settle: (matched) => {
+        if (!settled) {
+          settled = true;
+          this.channel.notify({ op: 'settleItems', ticket, matched });
+        }
+        return remaining + granted - Math.min(matched, granted);
       },
     };
   }

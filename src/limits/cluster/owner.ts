@@ -2,7 +2,7 @@
 import { ProblemError } from '../../errors.js';
 import { toProblem } from '../../http/problem.js';
 import type { ApiKey, Store } from '../../store/store.js';
-import { MemoryQuotaCounter, type QuotaCounter, type QuotaTicket } from '../quota.js';
+import { MemoryQuotaCounter, type QuotaCounter, type QuotaGrant, type QuotaTicket } from '../quota.js';
 import { MemoryRateLimiter, type RateLimiter } from '../rate-limit.js';
 import {
   isLimitMessage,
@@ -11,7 +11,7 @@ import {
   type LimitReply,
   problemReply,
 } from './channel.js';
-import type { ClusterReservation } from './limits.js';
+import type { ClusterGrant, ClusterReservation } from './limits.js';
 
 /**
  * Answers workers' limit calls from in-memory buckets and a MemoryQuotaCounter (which writes counts to
@@ -19,6 +19,8 @@ import type { ClusterReservation } from './limits.js';
  */
 export class LimitOwner {
   private readonly tickets = new Map<number, Map<number, QuotaTicket>>();
+  /** Bulk reservations in flight, per worker. */
+  private readonly grants = new Map<number, Map<number, QuotaGrant>>();
 
   constructor(
     store: Store,
@@ -39,12 +41,18 @@ export class LimitOwner {
     try {
       switch (call.op) {
         case 'take':
-          return { id: call.id, value: await this.limiter.take(call.keyId, call.rate) };
+          return { id: call.id, value: await this.limiter.take(call.keyId, call.rate, call.cost) };
         case 'reserve':
           return { id: call.id, value: await this.reserve(workerId, call.id, call.key) };
         case 'settle':
           this.ticketsOf(workerId).get(call.ticket)?.settle(call.matched);
           this.ticketsOf(workerId).delete(call.ticket);
+          return undefined;
+        case 'reserveItems':
+          return { id: call.id, value: await this.reserveItems(workerId, call.id, call.key, call.items) };
+        case 'settleItems':
+          this.grantsOf(workerId).get(call.ticket)?.settle(call.matched);
+          this.grantsOf(workerId).delete(call.ticket);
           return undefined;
       }
     } catch (error) {
@@ -72,13 +80,26 @@ export class LimitOwner {
     }
   }
 
+  private async reserveItems(
+    workerId: number,
+    id: number,
+    key: ApiKey,
+    items: number,
+  ): Promise<ClusterGrant | null> {
+    const grant = await this.quota.reserveItems(key, items);
+    if (!grant) return null;
+    this.grantsOf(workerId).set(id, grant);
+    // A grant of nothing, settled at once, reads the remainder with this one held.
+    const remaining = (await this.quota.reserveItems(key, 0))?.settle(0) ?? 0;
+    return { ticket: id, granted: grant.granted, remaining };
+  }
+
   private ticketsOf(workerId: number): Map<number, QuotaTicket> {
-    let tickets = this.tickets.get(workerId);
-    if (!tickets) {
-      tickets = new Map();
-      this.tickets.set(workerId, tickets);
-    }
-    return tickets;
+    return inner(this.tickets, workerId);
+  }
+
+  private grantsOf(workerId: number): Map<number, QuotaGrant> {
+    return inner(this.grants, workerId);
   }
 
   /**
@@ -87,11 +108,23 @@ export class LimitOwner {
    */
   release(workerId: number): void {
     for (const ticket of this.tickets.get(workerId)?.values() ?? []) ticket.settle(true);
+    for (const grant of this.grants.get(workerId)?.values() ?? []) grant.settle(grant.granted);
     this.tickets.delete(workerId);
+    this.grants.delete(workerId);
   }
 
   async close(): Promise<void> {
     await this.quota.close();
     await this.limiter.close?.();
   }
+}
+
+/** The map a worker's entries are kept in, made on first use. */
+function inner<T>(outer: Map<number, Map<number, T>>, workerId: number): Map<number, T> {
+  let map = outer.get(workerId);
+  if (!map) {
+    map = new Map();
+    outer.set(workerId, map);
+  }
+  return map;
 }

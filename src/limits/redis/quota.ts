@@ -1,8 +1,13 @@
 // Monthly quotas in Redis, shared by every process: reservation and settlement are atomic Lua scripts.
 import type { Redis, Result } from 'ioredis';
-import { ProblemError } from '../../errors.js';
 import type { ApiKey, Store } from '../../store/store.js';
-import { type QuotaCounter, type QuotaTicket, quotaPeriod } from '../quota.js';
+import {
+  type QuotaCounter,
+  type QuotaGrant,
+  type QuotaTicket,
+  quotaExceeded,
+  quotaPeriod,
+} from '../quota.js';
 import { closeRedis, type RedisFailurePolicy } from './connection.js';
 
 declare module 'ioredis' {
@@ -14,6 +19,14 @@ declare module 'ioredis' {
       expireAt: number,
     ): Result<[number, number], Context>;
     enrichReleaseQuota(used: string): Result<number, Context>;
+    enrichReserveQuotaItems(
+      used: string,
+      quota: number,
+      seed: string,
+      expireAt: number,
+      items: number,
+    ): Result<[number, number], Context>;
+    enrichReleaseQuotaItems(used: string, items: number): Result<number, Context>;
   }
 }
 
@@ -37,6 +50,30 @@ return { 1, used }
 const RELEASE = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 if used > 0 then redis.call('DECR', KEYS[1]) end
+return 1
+`;
+
+/**
+ * KEYS and the first three ARGV as RESERVE; ARGV[4]: the items of a bulk. Reserves as many as the quota has
+ * left: { granted, used } with them counted, or { -1, 0 } when the period must be seeded first.
+ */
+const RESERVE_ITEMS = `
+if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'NX', 'EXAT', ARGV[3]) end
+local used = redis.call('GET', KEYS[1])
+if not used then return { -1, 0 } end
+used = tonumber(used)
+local granted = math.min(tonumber(ARGV[4]), tonumber(ARGV[1]) - used)
+if granted <= 0 then return { 0, used } end
+used = redis.call('INCRBY', KEYS[1], granted)
+redis.call('EXPIREAT', KEYS[1], ARGV[3])
+return { granted, used }
+`;
+
+/** KEYS as above; ARGV[1]: how many items of a grant did not match, given back. */
+const RELEASE_ITEMS = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local back = math.min(used, tonumber(ARGV[1]))
+if back > 0 then redis.call('DECRBY', KEYS[1], back) end
 return 1
 `;
 
@@ -76,6 +113,8 @@ export class RedisQuotaCounter implements QuotaCounter {
     this.now = options.now ?? (() => new Date());
     redis.defineCommand('enrichReserveQuota', { numberOfKeys: 1, lua: RESERVE });
     redis.defineCommand('enrichReleaseQuota', { numberOfKeys: 1, lua: RELEASE });
+    redis.defineCommand('enrichReserveQuotaItems', { numberOfKeys: 1, lua: RESERVE_ITEMS });
+    redis.defineCommand('enrichReleaseQuotaItems', { numberOfKeys: 1, lua: RELEASE_ITEMS });
   }
 
   async reserve(key: ApiKey): Promise<QuotaTicket | null> {
@@ -90,14 +129,7 @@ export class RedisQuotaCounter implements QuotaCounter {
     const [reserved, used] = outcome;
     if (reserved !== 1) {
       this.lastRemaining.set(key.id, 0);
-      throw new ProblemError(
-        'quota_exceeded',
-        `This key's quota of ${key.quota} matched lookups for ${period} is used up.`,
-        {},
-        {
-          'enrich-quota-remaining': '0',
-        },
-      );
+      throw quotaExceeded(key.quota, period);
     }
     const remaining = Math.max(0, key.quota - used);
     this.lastRemaining.set(key.id, remaining);
@@ -113,24 +145,61 @@ export class RedisQuotaCounter implements QuotaCounter {
     };
   }
 
-  /** The script's answer, or undefined when Redis failed and the policy admits the lookup. */
-  private async tryReserve(keyId: string, period: string, quota: number, seed: string) {
+  /**
+   * Reserves as many of a bulk's items as the quota has left; the items not matched are given back when
+   * the grant is settled.
+   */
+  async reserveItems(key: ApiKey, items: number): Promise<QuotaGrant | null> {
+    if (key.quota === null) return null;
+    const period = quotaPeriod(this.now());
+    let outcome = await this.tryReserve(key.id, period, key.quota, '', items);
+    if (outcome?.[0] === -1) {
+      const seed = await this.store.quotaUsed(key.id, period);
+      outcome = await this.tryReserve(key.id, period, key.quota, String(seed), items);
+    }
+    if (outcome === undefined) return this.uncheckedItems(key.id, key.quota, items);
+    const [granted, used] = outcome;
+    const remaining = Math.max(0, key.quota - used);
+    this.lastRemaining.set(key.id, remaining);
+    let settled = false;
+    return {
+      granted,
+      settle: (matched) => {
+        const unused = granted - Math.min(matched, granted);
+        if (!settled) {
+          settled = true;
+          if (unused > 0) this.release(key.id, period, unused);
+        }
+        return remaining + unused;
+      },
+    };
+  }
+
+  /**
+   * The script's answer, or undefined when Redis failed and the policy admits the lookup. With `items`, a
+   * bulk's reservation of that many.
+   */
+  private async tryReserve(keyId: string, period: string, quota: number, seed: string, items?: number) {
     try {
-      return await this.redis.enrichReserveQuota(
-        this.usedKey(keyId, period),
-        quota,
-        seed,
-        periodExpiry(period),
-      );
+      const used = this.usedKey(keyId, period);
+      const expiry = periodExpiry(period);
+      return items === undefined
+        ? await this.redis.enrichReserveQuota(used, quota, seed, expiry)
+        : await this.redis.enrichReserveQuotaItems(used, quota, seed, expiry, items);
     } catch (error) {
       this.policy.failed('quota', error);
       return undefined;
     }
   }
 
-  private release(keyId: string, period: string): void {
-    const releasing: Promise<unknown> = this.redis
-      .enrichReleaseQuota(this.usedKey(keyId, period))
+  /** Gives back one reservation, or `items` of a grant. */
+  private release(keyId: string, period: string, items?: number): void {
+    const used = this.usedKey(keyId, period);
+    const giving =
+      items === undefined
+        ? this.redis.enrichReleaseQuota(used)
+        : this.redis.enrichReleaseQuotaItems(used, items);
+    const releasing: Promise<unknown> = giving
       .catch((error: unknown) => this.policy.record('quota', error))
       .finally(() => this.releasing.delete(releasing));
     this.releasing.add(releasing);
@@ -147,6 +216,21 @@ export class RedisQuotaCounter implements QuotaCounter {
           if (matched) this.lastRemaining.set(keyId, Math.max(0, remaining - 1));
         }
         return this.lastRemaining.get(keyId) ?? remaining;
+      },
+    };
+  }
+
+  /** A grant of every item of a bulk admitted without Redis (failing open): the journal still counts them. */
+  private uncheckedItems(keyId: string, quota: number, items: number): QuotaGrant {
+    let settled = false;
+    return {
+      granted: items,
+      settle: (matched) => {
+        const remaining = this.lastRemaining.get(keyId) ?? quota;
+        if (settled) return remaining;
+        settled = true;
+        this.lastRemaining.set(keyId, Math.max(0, remaining - matched));
+        return Math.max(0, remaining - matched);
       },
     };
   }

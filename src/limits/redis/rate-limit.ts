@@ -1,21 +1,23 @@
 // Per-key token buckets in Redis, shared by every process: one Lua script refills and takes atomically.
 import type { Redis, Result } from 'ioredis';
-import type { LimitDecision, RateLimiter } from '../rate-limit.js';
+import { decisionFrom, type LimitDecision, type RateLimiter } from '../rate-limit.js';
 import { closeRedis, type RedisFailurePolicy } from './connection.js';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    enrichTakeToken(bucket: string, rate: number): Result<[number, string], Context>;
+    enrichTakeToken(bucket: string, rate: number, cost: number): Result<[number, string], Context>;
   }
 }
 
 /**
- * KEYS[1]: the bucket, a hash { tokens, at }; ARGV[1]: the key's rate per second.
+ * KEYS[1]: the bucket, a hash { tokens, at }; ARGV[1]: the key's rate per second; ARGV[2]: the tokens a
+ * request costs once admitted (a bulk's items; the bucket may go into debt).
  * Time comes from Redis itself, so instances with skewed clocks still share one bucket. A bucket
  * expires once it would be full again: a missing bucket and a full one are the same thing.
  */
 const TAKE_TOKEN = `
 local rate = tonumber(ARGV[1])
+local cost = tonumber(ARGV[2])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 local bucket = redis.call('HMGET', KEYS[1], 'tokens', 'at')
@@ -24,23 +26,13 @@ local at = tonumber(bucket[2]) or now
 tokens = math.min(rate, tokens + math.max(0, now - at) / 1000 * rate)
 local allowed = 0
 if tokens >= 1 then
-  tokens = tokens - 1
+  tokens = tokens - cost
   allowed = 1
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil((rate - tokens) / rate * 1000) + 1000)
 return { allowed, tostring(tokens) }
 `;
-
-/** The decision the script's outcome amounts to: the same fields as the in-process bucket. */
-export function decisionFrom(allowed: boolean, tokens: number, rate: number): LimitDecision {
-  return {
-    allowed,
-    remaining: Math.floor(tokens),
-    resetSeconds: Math.ceil((rate - tokens) / rate),
-    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / rate)),
-  };
-}
 
 /**
  * Token buckets in Redis under `{prefix}bucket:{keyId}`, exact across any number of instances.
@@ -56,13 +48,14 @@ export class RedisRateLimiter implements RateLimiter {
     redis.defineCommand('enrichTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   }
 
-  async take(keyId: string, rate: number): Promise<LimitDecision> {
+  async take(keyId: string, rate: number, cost = 1): Promise<LimitDecision> {
     try {
-      const [allowed, tokens] = await this.redis.enrichTakeToken(`${this.prefix}bucket:{${keyId}}`, rate);
+      const bucket = `${this.prefix}bucket:{${keyId}}`;
+      const [allowed, tokens] = await this.redis.enrichTakeToken(bucket, rate, cost);
       return decisionFrom(allowed === 1, Number(tokens), rate);
     } catch (error) {
       this.policy.failed('rate', error);
-      return decisionFrom(true, rate - 1, rate);
+      return decisionFrom(true, rate - cost, rate);
     }
   }
 

@@ -1,0 +1,235 @@
+// One bulk request in flight, JSON or stream: its key, its headers, the accounting of its items, and the
+// whole-request problem when it fails — audited, and its reply held for the turn's commit as a lookup's is.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Accounting } from '../accounting/accounting.js';
+import { outcomeOf } from '../accounting/outcome.js';
+import { identifyKey, requireLive } from '../auth/authenticate.js';
+import { ProblemError } from '../errors.js';
+import type { QuotaCounter } from '../limits/quota.js';
+import { type LimitDecision, type RateLimiter, rateLimitHeaders } from '../limits/rate-limit.js';
+import { type BulkOutcome, disclosedIds, statusOf } from '../lookup/bulk.js';
+import type { FieldCatalogue, FieldTree } from '../lookup/fields.js';
+import type { LookupOperation } from '../lookup/operations.js';
+import type { LookupOutcome, Metrics } from '../metrics.js';
+import type { Store, StoredKey } from '../store/store.js';
+import { StoreUnavailableError } from '../store/unavailable.js';
+import { lengthOf, release } from './bytes.js';
+import { PROBLEM_TYPE, problemDocument, toProblem } from './problem.js';
+import type { TurnRelease } from './release.js';
+
+export interface BulkDeps {
+  store: Store;
+  limiter: RateLimiter;
+  quota: QuotaCounter;
+  metrics: Metrics;
+  /** Audit and metering; none (benchmarking their cost only) records nothing. */
+  accounting: Accounting | undefined;
+  turns: TurnRelease;
+  log: FastifyBaseLogger;
+}
+
+/** A bulk operation: the lookup its items are, and the fields its records have. */
+export interface BulkOperation {
+  lookup: LookupOperation;
+  fields: FieldCatalogue;
+}
+
+type Headers = Record<string, string | number | readonly string[]>;
+
+export class BulkCall {
+  readonly res: ServerResponse;
+  keyId: string | undefined;
+  key: StoredKey | undefined;
+  /** The response headers so far: the request id and CORS headers Fastify's hooks set, then RateLimit. */
+  readonly headers: Headers;
+  /** Whether the key's bucket has been charged for this request. */
+  charged = false;
+  /** Once the response has begun (a stream), a failure can no longer be a status line. */
+  started = false;
+  /** Set once the body has been read to its end. */
+  bodyRead = false;
+
+  constructor(
+    readonly deps: BulkDeps,
+    readonly request: FastifyRequest,
+    reply: FastifyReply,
+    readonly operation: BulkOperation,
+  ) {
+    this.headers = { ...(reply.getHeaders() as Headers) };
+    this.res = reply.raw;
+  }
+
+  get id(): string {
+    return this.request.id;
+  }
+
+  get req(): IncomingMessage {
+    return this.request.raw;
+  }
+
+  /** The live key of the request's token, or a 401 (audited when the token names a key). */
+  async authenticate(): Promise<StoredKey> {
+    const match = await identifyKey(this.deps.store, this.request.headers.authorization);
+    this.keyId = match.key.id;
+    requireLive(match);
+    this.key = match.key;
+    return match.key;
+  }
+
+  /** Takes `cost` tokens from the key's bucket when it holds one; the decision's headers are this call's. */
+  async take(cost: number): Promise<LimitDecision> {
+    const key = this.key!;
+    const decision = await this.deps.limiter.take(key.id, key.rate, cost);
+    this.charged = true;
+    if (!this.started) Object.assign(this.headers, rateLimitHeaders(key.rate, decision));
+    return decision;
+  }
+
+  /** Charges `cost` tokens, or answers 429 with the time the bucket needs to hold a token again. */
+  async charge(cost: number): Promise<void> {
+    const decision = await this.take(cost);
+    if (decision.allowed) return;
+    throw new ProblemError(
+      'rate_limited',
+      `This key allows ${this.key!.rate} lookups per second; each item of a bulk counts as one.`,
+      {},
+      { 'retry-after': String(decision.retryAfterSeconds) },
+    );
+  }
+
+  /** True once the client has gone: nothing more can be sent. */
+  get gone(): boolean {
+    return this.res.destroyed || this.req.socket.destroyed;
+  }
+
+  /**
+   * The selection of fields for every record: `fields` in the query (the stream's only place for it) or in
+   * a JSON body, not both. The query takes no other parameter.
+   */
+  fieldSelection(inBody: string[] | undefined): FieldTree | undefined {
+    const query = this.request.query as Record<string, unknown>;
+    for (const name in query) {
+      if (name !== 'fields') {
+        throw new ProblemError(
+          'unknown_parameter',
+          `Unknown parameter "${name.slice(0, 64)}"; a bulk's query accepts only fields (the identifiers go in the body).`,
+          { parameter: name.slice(0, 64), accepted: ['fields'] },
+        );
+      }
+    }
+    const inQuery = query.fields;
+    if (inQuery !== undefined && typeof inQuery !== 'string') {
+      throw new ProblemError('invalid_parameter', 'fields is given more than once.', { parameter: 'fields' });
+    }
+    if (inQuery !== undefined && inBody !== undefined) {
+      throw new ProblemError(
+        'invalid_parameter',
+        'fields is given in both the query and the body; give it once.',
+        {
+          parameter: 'fields',
+        },
+      );
+    }
+    const given = inBody ?? inQuery;
+    return given === undefined ? undefined : this.operation.fields.parse(given);
+  }
+
+  /** Audits and meters a refused request as one refused lookup of this operation. */
+  account(status: number, now = Date.now()): void {
+    const outcome = outcomeOf(status);
+    if (outcome !== 'failed') this.deps.metrics.lookups.inc(this.operation.lookup.entity, outcome);
+    this.append([], status, [], now);
+  }
+
+  /** Audits and meters each item of a batch as a single lookup of this operation. */
+  accountItems(items: ReadonlyArray<{ given: string[] }>, outcomes: readonly BulkOutcome[]): void {
+    const now = Date.now();
+    const counts = { matched: 0, not_found: 0, ambiguous: 0, rejected: 0 };
+    for (let i = 0; i < outcomes.length; i++) {
+      const outcome = outcomes[i]!;
+      const status = statusOf(outcome);
+      counts[outcomeOf(status) as LookupOutcome]++;
+      this.append(items[i]!.given, status, disclosedIds(outcome), now);
+    }
+    const { entity } = this.operation.lookup;
+    for (const [outcome, n] of Object.entries(counts)) {
+      if (n > 0) this.deps.metrics.lookups.inc(entity, outcome as LookupOutcome, n);
+    }
+  }
+
+  private append(params: string[], status: number, matched: string[], at: number): void {
+    if (this.keyId === undefined || this.deps.accounting === undefined) return;
+    const { operation } = this.operation.lookup;
+    this.deps.accounting.append({ at, keyId: this.keyId, operation, params, matched, status });
+  }
+
+  /** Sends a whole response once the turn's accounting is committed; a 503 instead if it could not be. */
+  reply(status: number, type: string, body: Buffer[]): void {
+    this.deps.turns.hold({
+      keyed: this.keyId !== undefined,
+      send: () => this.write(status, { ...this.headers, 'content-type': type }, body),
+      refuse: () => this.refuse(),
+    });
+  }
+
+  /**
+   * Answers the whole request with a problem, audited as one refused lookup when the key is known. A
+   * request refused before its bucket was charged (a malformed body, say) is charged one token, as a GET
+   * with a malformed query is: over the rate, it is a 429 instead.
+   */
+  async fail(error: unknown): Promise<void> {
+    let problem = toProblem(error);
+    if (this.key && !this.charged && problem.status < 500 && problem.code !== 'unauthorized') {
+      try {
+        await this.charge(1);
+      } catch (refusal) {
+        problem = toProblem(refusal);
+      }
+    }
+    if (problem.status >= 500) {
+      this.deps.log.error(
+        { err: error, route: this.request.routeOptions.url, reqId: this.id },
+        'request failed',
+      );
+    }
+    this.account(problem.status);
+    const headers = { ...this.headers, ...problem.headers, 'content-type': PROBLEM_TYPE };
+    this.deps.turns.hold({
+      keyed: this.keyId !== undefined,
+      send: () => this.write(problem.status, headers, problemDocument(problem, this.id)),
+      refuse: () => this.refuse(),
+    });
+  }
+
+  /** 503: the records of this reply could not be kept, so it is not sent. */
+  private refuse(): void {
+    const problem = toProblem(new StoreUnavailableError());
+    const headers = { ...this.headers, ...problem.headers, 'content-type': PROBLEM_TYPE };
+    this.write(problem.status, headers, problemDocument(problem, this.id));
+  }
+
+  /**
+   * Writes a whole response. When the request's body was not read to its end (refused before it, or too
+   * large), the connection is closed after it rather than reading what is left.
+   */
+  private write(status: number, headers: Headers, body: string | Buffer[]): void {
+    const { res, req } = this;
+    if (res.headersSent || res.destroyed) return;
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : lengthOf(body);
+    const unread =
+      !this.bodyRead &&
+      (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0);
+    const close = unread ? { connection: 'close' } : {};
+    res.writeHead(status, { ...headers, ...close, 'content-length': length });
+    if (typeof body === 'string') {
+      res.end(body);
+      return;
+    }
+    // Written out once finished: the segments go back for reuse.
+    res.once('finish', () => release(body));
+    res.cork();
+    for (const view of body) res.write(view);
+    res.end();
+  }
+}

@@ -1,0 +1,134 @@
+// The bulk lookups' bodies and results, per entity (TypeBox, for the OpenAPI document: the body's shape is
+// checked by src/lookup/bulk-request.ts, whose 400s name the JSON path; what is in `params` is each item's own).
+import { type TSchema, Type } from '@sinclair/typebox';
+import { MAX_ITEMS, MAX_REF_LENGTH } from '../lookup/bulk-request.js';
+
+const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
+
+/** What each parameter is, and an example value. */
+export type ParamDocs = Record<string, { description: string; example: string }>;
+
+export const BulkSummary = Type.Object(
+  {
+    matched: Type.Integer({ minimum: 0, description: 'Items that found their one record' }),
+    not_found: Type.Integer({ minimum: 0, description: 'Items that matched nothing (their GET: 404)' }),
+    ambiguous: Type.Integer({ minimum: 0, description: 'Items that matched several records (409)' }),
+    invalid: Type.Integer({ minimum: 0, description: 'Items whose params the GET refuses (400)' }),
+    quota_exceeded: Type.Integer({
+      minimum: 0,
+      description: "Items past the key's monthly quota (402): not looked up",
+    }),
+  },
+  { $id: 'BulkSummary', title: 'BulkSummary', additionalProperties: false },
+);
+
+export const BulkStreamError = Type.Object(
+  {
+    status: Type.Literal('error'),
+    problem: ref('Problem'),
+  },
+  {
+    $id: 'BulkStreamError',
+    title: 'BulkStreamError',
+    additionalProperties: false,
+    description:
+      "A stream's last line when it stopped before its input ended: the store failed, the server is shutting " +
+      'down or the results could not be recorded (503), or the stream passed 1,000,000 lines (413). The ' +
+      'results before it stand; the lines after the last result are to be sent again.',
+  },
+);
+
+/** The named schemas of one entity's bulk: `${name}BulkRequest`, `…BulkItem`, `…BulkResult`, `…BulkResponse`. */
+export function bulkSchemas(name: 'People' | 'Company', record: string, params: ParamDocs): TSchema[] {
+  const Params = Type.Object(
+    Object.fromEntries(
+      Object.entries(params).map(([param, { description, example }]) => [
+        param,
+        Type.Optional(Type.String({ description, examples: [example] })),
+      ]),
+    ),
+    {
+      $id: `${name}Params`,
+      title: `${name}Params`,
+      additionalProperties: false,
+      minProperties: 1,
+      description:
+        "The GET's query parameters as an object, with the same names, normalisation and checks: an item " +
+        'whose params the GET would refuse gets an `invalid` result (its problem says why), not the whole request',
+    },
+  );
+  const Item = Type.Object(
+    {
+      params: ref(`${name}Params`),
+      ref: Type.Optional(
+        Type.String({
+          maxLength: MAX_REF_LENGTH,
+          description: "The caller's own reference for the item, echoed in its result",
+          examples: ['crm-0042'],
+        }),
+      ),
+    },
+    {
+      $id: `${name}BulkItem`,
+      title: `${name}BulkItem`,
+      additionalProperties: false,
+      description: 'One lookup; as a line of an NDJSON stream, one such object per line',
+    },
+  );
+  const Request = Type.Object(
+    {
+      requests: Type.Array(ref(`${name}BulkItem`), { minItems: 1, maxItems: MAX_ITEMS }),
+      fields: Type.Optional(
+        Type.Array(Type.String(), {
+          description:
+            'Fields of each record to return: top-level names and dotted paths into objects; `id` is always ' +
+            'included. Without it, records are returned exactly as stored.',
+          examples: [['name', 'current_company.name']],
+        }),
+      ),
+    },
+    { $id: `${name}BulkRequest`, title: `${name}BulkRequest`, additionalProperties: false },
+  );
+  const refMember = Type.Optional(Type.String({ description: "The item's `ref`, when it gave one" }));
+  const Result = Type.Union(
+    [
+      Type.Object(
+        {
+          ref: refMember,
+          status: Type.Literal('matched'),
+          matched_by: Type.Array(Type.String(), {
+            description: 'The parameters that found the record, as the GET names them in Enrich-Matched-By',
+          }),
+          record: ref(record),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Object(
+        {
+          ref: refMember,
+          status: Type.Unsafe<string>({
+            type: 'string',
+            enum: ['not_found', 'ambiguous', 'invalid', 'quota_exceeded'],
+          }),
+          problem: ref('Problem'),
+        },
+        { additionalProperties: false },
+      ),
+    ],
+    {
+      $id: `${name}BulkResult`,
+      title: `${name}BulkResult`,
+      description:
+        "One item's result: its record, or the problem document its single GET would have answered (404, " +
+        "409, 400; 402 past the key's quota), carrying the bulk request's id",
+    },
+  );
+  const Response = Type.Object(
+    {
+      results: Type.Array(ref(`${name}BulkResult`), { description: 'One per item, in request order' }),
+      summary: ref('BulkSummary'),
+    },
+    { $id: `${name}BulkResponse`, title: `${name}BulkResponse`, additionalProperties: false },
+  );
+  return [Params, Item, Request, Result, Response];
+}

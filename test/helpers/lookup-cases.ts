@@ -1,0 +1,31 @@
+// Params of lookups across every identifier kind and every answer of the single GET: 200, 404, 409 and 400s.
+import { COMPANY_LOOKUP, PEOPLE_LOOKUP } from '../../src/lookup/operations.js';
+
+export const LOOKUP_CASES: Array<[typeof PEOPLE_LOOKUP | typeof COMPANY_LOOKUP, Record<string, unknown>]> = [
+  [PEOPLE_LOOKUP, { id: 'fp000000000001' }],
+  [PEOPLE_LOOKUP, { work_email: ' Jane.Citizen@ACME.com.au ' }],
+  [PEOPLE_LOOKUP, { ln_url: 'au.linkedin.com/in/jane-citizen/' }],
+  [PEOPLE_LOOKUP, { ln_slug: 'jane-citizen', personal_email: 'nobody@nowhere.com' }],
+  [PEOPLE_LOOKUP, { personal_email: 'SAM.LEE@outlook.com' }],
+  [PEOPLE_LOOKUP, { work_email: 'info@acme.com.au' }],
+  [PEOPLE_LOOKUP, { id: 'fp000000000003', work_email: 'jose@acme.com.au' }],
+  [PEOPLE_LOOKUP, { id: 'fp999999999999' }],
+  [PEOPLE_LOOKUP, {}],
+  [PEOPLE_LOOKUP, { work_email: '' }],
+  [PEOPLE_LOOKUP, { work_email: 'not-an-email' }],
+  [PEOPLE_LOOKUP, { fqdn: 'acme.com.au' }],
+  [PEOPLE_LOOKUP, { api_key: 'x' }],
+  [PEOPLE_LOOKUP, { id: 'x'.repeat(2049) }],
+  [PEOPLE_LOOKUP, { ln_url: 'https://www.linkedin.com/company/acme-holdings' }],
+  [COMPANY_LOOKUP, { id: 'f000000000002' }],
+  [COMPANY_LOOKUP, { website: 'https://shop.acme.com.au/about' }],
+  [COMPANY_LOOKUP, { fqdn: 'WWW.ACME.COM.AU.' }],
+  [COMPANY_LOOKUP, { ln_url: 'https://www.linkedin.com/company/acme-holdings/' }],
+  [COMPANY_LOOKUP, { ln_slug: 'shop-other' }],
+  [COMPANY_LOOKUP, { abn: '51 824 753 556' }],
+  [COMPANY_LOOKUP, { abn: '51 824 753 557' }],
+  [COMPANY_LOOKUP, { abn: '123' }],
+  [COMPANY_LOOKUP, { fqdn: 'shop.other.com.au', ln_slug: 'acme-holdings' }],
+  [COMPANY_LOOKUP, { ln_slug: 'nobody-here' }],
+  [COMPANY_LOOKUP, { work_email: 'jane@acme.com.au' }],
+];

@@ -8,6 +8,7 @@ import type {
   Store,
   UsageRow,
 } from '../../src/store/store.js';
+import { hashedEmailContract } from './contract-hashed-emails.js';
 
 const person = (n: number, identifiers: Identifier[], extra = ''): RecordToStore => {
   const id = `fp${String(n).padStart(12, '0')}`;
@@ -122,6 +123,8 @@ export function describeStoreContract(
       }
       expect(await store.findIds('people', 'linkedin', 'acme', 10)).toEqual([]);
     });
+
+    hashedEmailContract(() => store);
 
     it('serves records with their stored bytes by id and by identifier, limited, in id order', async () => {
       const body = '{ "id":"fp000000000002",  "name" : "Zoë 😀" }';

@@ -1,4 +1,5 @@
 // PostgreSQL schema migrations, embedded as strings so the compiled service carries them (tsc copies no .sql).
+import { IDENTIFIER_KIND_CODES } from './schema.js';
 
 export interface Migration {
   version: number;
@@ -37,6 +38,28 @@ DROP INDEX ${identifiers}_rid;
 ALTER TABLE ${identifiers} DROP CONSTRAINT ${identifiers}_pkey;
 CREATE INDEX ${identifiers}_value ON ${identifiers} USING hash (value);
 `;
+
+// Every stored e-mail address indexed by its hash too (kind 2 → 6, 3 → 7): the lower-case hex SHA-256 of its
+// UTF-8 bytes, as src/identifiers/email-hash.ts hashes; each record's sorted list gains the same keys.
+const sha256Hex = (text: string) => `encode(sha256(convert_to(${text}, 'UTF8')), 'hex')`;
+const hashedEmails = () => {
+  const { work_email: work, personal_email: personal } = IDENTIFIER_KIND_CODES;
+  const { work_email_sha256: workHash, personal_email_sha256: personalHash } = IDENTIFIER_KIND_CODES;
+  return `
+INSERT INTO people_ident (kind, value, rid)
+  SELECT CASE kind WHEN ${work} THEN ${workHash} ELSE ${personalHash} END, ${sha256Hex('value')}, rid
+  FROM people_ident WHERE kind IN (${work}, ${personal});
+UPDATE people SET idents = ARRAY(
+  SELECT key FROM (
+    SELECT unnest(idents) AS key
+    UNION ALL
+    SELECT CASE split_part(e, ':', 1) WHEN '${work}' THEN '${workHash}:' ELSE '${personalHash}:' END
+           || ${sha256Hex("substr(e, strpos(e, ':') + 1)")}
+    FROM unnest(idents) AS e WHERE split_part(e, ':', 1) IN ('${work}', '${personal}')
+  ) keys ORDER BY key COLLATE "C")
+WHERE EXISTS (SELECT 1 FROM unnest(idents) AS e WHERE split_part(e, ':', 1) IN ('${work}', '${personal}'));
+`;
+};
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   {
@@ -158,6 +181,7 @@ INSERT INTO retired_key_hashes (hash, key_id)
   SELECT previous_hash, id FROM api_keys WHERE previous_hash IS NOT NULL;
 `,
   },
+  { version: 7, name: 'hashed e-mail identifiers', sql: hashedEmails() },
 ];
 
 export const LATEST_POSTGRES_VERSION = Math.max(...POSTGRES_MIGRATIONS.map((m) => m.version));

@@ -23,11 +23,18 @@ export const Problem = Type.Object(
     request_id: Type.String({ description: 'The id of the request, also sent as X-Request-Id' }),
     parameter: Type.Optional(
       Type.String({
-        description: '`invalid_parameter` and `unknown_parameter`: the query parameter at fault',
+        description:
+          '`invalid_parameter` and `unknown_parameter`: the parameter at fault (of the query, or of a POST body)',
       }),
     ),
     accepted: Type.Optional(
-      names('`missing_identifier` and `unknown_parameter`: the parameters the operation accepts'),
+      names(
+        '`missing_identifier` and `unknown_parameter`: the identifiers the operation accepts; ' +
+          '`invalid_parameter` of `fields`: every field path it may name',
+      ),
+    ),
+    field: Type.Optional(
+      Type.String({ description: '`invalid_parameter` of `fields`: the path that names no field' }),
     ),
     matches: Type.Optional(
       Type.Object(

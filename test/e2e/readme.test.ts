@@ -13,16 +13,18 @@ const examples = readFileSync(README, 'utf8')
   .split('\n')
   .filter((line) => /^curl .*localhost:8080\//.test(line));
 
-/** A curl line's header and URL: `curl -H "Name: value" 'url'` (the URL quoted or not). */
-function parseCurl(line: string): { headers: Record<string, string>; url: string } {
+/** A curl line's headers, body and URL: `curl -H "Name: value" [-d 'body'] 'url'` (the URL quoted or not). */
+function parseCurl(line: string): { headers: Record<string, string>; body?: string; url: string } {
   const headers: Record<string, string> = {};
   for (const [, name, value] of line.matchAll(/-H "([^:]+): ([^"]*)"/g))
     headers[name!.toLowerCase()] = value!;
+  const body = /-d '([^']*)'/.exec(line)?.[1];
   const rest = line
     .replace(/-H "[^"]*"/g, '')
+    .replace(/-d '[^']*'/, '')
     .replace(/^curl\s+/, '')
     .trim();
-  return { headers, url: rest.replace(/^'(.*)'$/, '$1') };
+  return { headers, body, url: rest.replace(/^'(.*)'$/, '$1') };
 }
 
 describe('the README examples, against npm start', () => {
@@ -35,13 +37,21 @@ describe('the README examples, against npm start', () => {
   }, 120_000);
   afterAll(() => server?.stop());
 
-  it('includes lookups by website, ABN and LinkedIn URL', () => {
+  it('includes lookups by website, ABN and LinkedIn URL, with fields, by POST and by hash', () => {
     expect(examples.length).toBeGreaterThanOrEqual(4);
+    for (const kind of [/fields=/, / -d '/, /email_sha256/])
+      expect(examples.some((line) => kind.test(line))).toBe(true);
   });
 
   it.each(examples)('answers %s', async (line) => {
-    const { headers, url } = parseCurl(line.replaceAll('$KEY', token));
-    const response = await fetch(url.replace(/^(http:\/\/)?localhost:8080/, server.url), { headers });
+    const { headers, body, url } = parseCurl(line.replaceAll('$KEY', token));
+    // curl -d sends a POST.
+    const method = body === undefined ? 'GET' : 'POST';
+    const response = await fetch(url.replace(/^(http:\/\/)?localhost:8080/, server.url), {
+      method,
+      headers,
+      body,
+    });
     expect(response.status, await response.text()).toBe(200);
   });
 });

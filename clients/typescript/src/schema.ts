@@ -47,7 +47,7 @@ export interface paths {
         };
         /**
          * Look up one person by any identifier
-         * @description Give one or more identifiers; the same operation is also served as `/v1/people`.
+         * @description Give one or more identifiers; the same operation is also served as `/v1/people`, and as `POST /v1/people/lookup` with the parameters in a JSON body (no e-mail address in the URL).
          */
         get: operations["lookupPerson"];
         put?: never;
@@ -67,7 +67,7 @@ export interface paths {
         };
         /**
          * Look up one person by any identifier
-         * @description Give one or more identifiers; the same operation is also served as `/people`.
+         * @description Give one or more identifiers; the same operation is also served as `/people`, and as `POST /v1/people/lookup` with the parameters in a JSON body (no e-mail address in the URL).
          */
         get: operations["lookupPersonV1"];
         put?: never;
@@ -87,7 +87,7 @@ export interface paths {
         };
         /**
          * Look up one company by any identifier
-         * @description Give one or more identifiers; the same operation is also served as `/v1/company`.
+         * @description Give one or more identifiers; the same operation is also served as `/v1/company`, and as `POST /v1/company/lookup` with the parameters in a JSON body (no e-mail address in the URL).
          */
         get: operations["lookupCompany"];
         put?: never;
@@ -107,7 +107,7 @@ export interface paths {
         };
         /**
          * Look up one company by any identifier
-         * @description Give one or more identifiers; the same operation is also served as `/company`.
+         * @description Give one or more identifiers; the same operation is also served as `/company`, and as `POST /v1/company/lookup` with the parameters in a JSON body (no e-mail address in the URL).
          */
         get: operations["lookupCompanyV1"];
         put?: never;
@@ -180,6 +180,46 @@ export interface paths {
         get: operations["metrics"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up one person by any identifier, the identifiers in a JSON body
+         * @description Answers exactly what `GET /v1/people` answers with these parameters (status, headers, body, ETag, 304), so that e-mail addresses never reach URLs, proxy logs or browser history. The body is a JSON object of at most 64 KiB, its values strings (`fields` may be a list).
+         */
+        post: operations["lookupPersonPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/company/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up one company by any identifier, the identifiers in a JSON body
+         * @description Answers exactly what `GET /v1/company` answers with these parameters (status, headers, body, ETag, 304), so that e-mail addresses never reach URLs, proxy logs or browser history. The body is a JSON object of at most 64 KiB, its values strings (`fields` may be a list).
+         */
+        post: operations["lookupCompanyPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -454,13 +494,15 @@ export interface components {
              * @description Stable, machine-readable problem code
              * @enum {string}
              */
-            code: "missing_identifier" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "ambiguous_match" | "rate_limited" | "internal" | "unavailable";
+            code: "missing_identifier" | "invalid_parameter" | "unknown_parameter" | "invalid_body" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "ambiguous_match" | "content_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
             /** @description The id of the request, also sent as X-Request-Id */
             request_id: string;
-            /** @description `invalid_parameter` and `unknown_parameter`: the query parameter at fault */
+            /** @description `invalid_parameter` and `unknown_parameter`: the parameter at fault (of the query, or of a POST body) */
             parameter?: string;
-            /** @description `missing_identifier` and `unknown_parameter`: the parameters the operation accepts */
+            /** @description `missing_identifier` and `unknown_parameter`: the identifiers the operation accepts; `invalid_parameter` of `fields`: every field path it may name */
             accepted?: string[];
+            /** @description `invalid_parameter` of `fields`: the path that names no field */
+            field?: string;
             /** @description `ambiguous_match`: for each parameter that matched, the ids of the records it matched (at most 10) */
             matches?: {
                 [key: string]: string[];
@@ -522,6 +564,42 @@ export interface components {
     responses: {
         /** @description The query is not one the operation accepts */
         BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is not valid JSON, or not parameters the operation accepts */
+        BadLookupBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is larger than the operation takes */
+        ContentTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is not `application/json` */
+        UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -745,6 +823,21 @@ export interface operations {
                  * @example jane.citizen@gmail.com
                  */
                 personal_email?: string;
+                /**
+                 * @description Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+                 * @example 94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d
+                 */
+                work_email_sha256?: string;
+                /**
+                 * @description Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+                 * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
+                 */
+                personal_email_sha256?: string;
+                /**
+                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
+                 * @example name,current_company.name
+                 */
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -752,7 +845,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The one person the matching identifiers agree on, exactly as it was imported */
+            /** @description The one person the matching identifiers agree on, exactly as it was imported; with `fields`, only those fields (and `id`), in the order of the record */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -808,6 +901,21 @@ export interface operations {
                  * @example jane.citizen@gmail.com
                  */
                 personal_email?: string;
+                /**
+                 * @description Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+                 * @example 94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d
+                 */
+                work_email_sha256?: string;
+                /**
+                 * @description Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+                 * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
+                 */
+                personal_email_sha256?: string;
+                /**
+                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
+                 * @example name,current_company.name
+                 */
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -815,7 +923,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The one person the matching identifiers agree on, exactly as it was imported */
+            /** @description The one person the matching identifiers agree on, exactly as it was imported; with `fields`, only those fields (and `id`), in the order of the record */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -876,6 +984,11 @@ export interface operations {
                  * @example https://www.acme.com.au/about
                  */
                 website?: string;
+                /**
+                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
+                 * @example name,industry_codes.abn
+                 */
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -883,7 +996,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The one company the matching identifiers agree on, exactly as it was imported */
+            /** @description The one company the matching identifiers agree on, exactly as it was imported; with `fields`, only those fields (and `id`), in the order of the record */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -944,6 +1057,11 @@ export interface operations {
                  * @example https://www.acme.com.au/about
                  */
                 website?: string;
+                /**
+                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
+                 * @example name,industry_codes.abn
+                 */
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -951,7 +1069,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The one company the matching identifiers agree on, exactly as it was imported */
+            /** @description The one company the matching identifiers agree on, exactly as it was imported; with `fields`, only those fields (and `id`), in the order of the record */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -1078,6 +1196,161 @@ export interface operations {
                     "text/plain; version=0.0.4": string;
                 };
             };
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    lookupPersonPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The service's person identifier
+                     * @example fp000000067890
+                     */
+                    id?: string;
+                    /**
+                     * @description LinkedIn slug of the person
+                     * @example jane-citizen-4821
+                     */
+                    ln_slug?: string;
+                    /**
+                     * @description LinkedIn profile URL; scheme, www., country subdomain, case, query and fragment are ignored
+                     * @example https://www.linkedin.com/in/jane-citizen-4821
+                     */
+                    ln_url?: string;
+                    /**
+                     * @description Work e-mail, trimmed and case-folded
+                     * @example jane.citizen@acme.com.au
+                     */
+                    work_email?: string;
+                    /**
+                     * @description Personal e-mail, trimmed and case-folded
+                     * @example jane.citizen@gmail.com
+                     */
+                    personal_email?: string;
+                    /**
+                     * @description Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+                     * @example 94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d
+                     */
+                    work_email_sha256?: string;
+                    /**
+                     * @description Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+                     * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
+                     */
+                    personal_email_sha256?: string;
+                    fields?: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The one person the matching identifiers agree on, exactly as it was imported; with `fields`, only those fields (and `id`), in the order of the record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Enrich-Matched-By": components["headers"]["Enrich-Matched-By"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadLookupBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AmbiguousMatch"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    lookupCompanyPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The service's company identifier
+                     * @example f000000117274
+                     */
+                    id?: string;
+                    /**
+                     * @description LinkedIn slug of the company
+                     * @example acme-holdings
+                     */
+                    ln_slug?: string;
+                    /**
+                     * @description LinkedIn company URL
+                     * @example https://www.linkedin.com/company/acme-holdings
+                     */
+                    ln_url?: string;
+                    /**
+                     * @description Domain name; a subdomain not on file falls back to its registrable domain
+                     * @example acme.com.au
+                     */
+                    fqdn?: string;
+                    /**
+                     * @description Australian Business Number, 11 digits, spaces ignored
+                     * @example 51 824 753 556
+                     */
+                    abn?: string;
+                    /**
+                     * @description Website URL; scheme, www., port, path and case are ignored
+                     * @example https://www.acme.com.au/about
+                     */
+                    website?: string;
+                    fields?: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The one company the matching identifiers agree on, exactly as it was imported; with `fields`, only those fields (and `id`), in the order of the record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Enrich-Matched-By": components["headers"]["Enrich-Matched-By"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Company"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadLookupBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AmbiguousMatch"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
             "4XX": components["responses"]["UnreadableRequest"];
         };
     };

@@ -53,7 +53,11 @@ export function runScript<O extends SessionOptions>(
     const date = new Date();
     const loadAverage = os.loadavg();
     const { rev, skipBuild } = options;
-    say(skipBuild ? 'reusing the last build' : `building ${rev ?? 'the working tree'} (npm run build)`);
+    say(
+      skipBuild
+        ? 'reusing the last build'
+        : `building ${rev ?? 'the working tree'} (tsc -p tsconfig.build.json)`,
+    );
     const built = skipBuild ? lastBuild() : await build(rev);
     const command = commandLine(script, argv);
     const session = { options, work, command, machine: describeMachine(), built, date, loadAverage };

@@ -54,7 +54,7 @@ const ROUTES = new Map<string, LookupOperation>(
   ]),
 );
 /** The POST lookups, which take the parameters as a JSON body: `/v1/people/lookup`, `/v1/company/lookup`. */
-export const BODY_ROUTES = new Map<string, LookupOperation>(
+const BODY_ROUTES = new Map<string, LookupOperation>(
   LOOKUPS.map((operation) => [`/v1${operation.path}/lookup`, operation]),
 );
 /** Parameters a lookup accepts besides its identifiers. */

@@ -12,6 +12,8 @@ const FLAGS = [
   ['ln-slug', 'ln_slug'],
   ['work-email', 'work_email'],
   ['personal-email', 'personal_email'],
+  ['work-email-sha256', 'work_email_sha256'],
+  ['personal-email-sha256', 'personal_email_sha256'],
   ['fqdn', 'fqdn'],
   ['website', 'website'],
   ['abn', 'abn'],

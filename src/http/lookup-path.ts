@@ -1,6 +1,7 @@
 // The request path of a lookup: authenticate → limit → parse → reserve quota → resolve → reply, then
 // account. Synchronous from request to reply wherever the key, the limits and the store answer at once
 // (SQLite and in-process limits): no promise, no await, no per-request logger, hook or metric object.
+// A POST lookup reads its JSON body first, then goes the same way with the parameters it holds.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
 import type { FastifyBaseLogger } from 'fastify';
@@ -8,7 +9,6 @@ import type { Accounting } from '../accounting/accounting.js';
 import { outcomeOf } from '../accounting/outcome.js';
 import { identifyKey, type KeyMatch, requireLive, requireScope } from '../auth/authenticate.js';
 import { ProblemError } from '../errors.js';
-import type { LookupKey } from '../identifiers/params.js';
 import type { QuotaCounter, QuotaTicket } from '../limits/quota.js';
 import {
   type LimitDecision,
@@ -18,17 +18,21 @@ import {
   rateLimitState,
 } from '../limits/rate-limit.js';
 import type { UnauthenticatedLimit } from '../limits/unauthenticated.js';
+import { projectRecord } from '../lookup/fields.js';
 import { idsListed } from '../lookup/item.js';
 import { LOOKUPS, type LookupOperation } from '../lookup/operations.js';
 import { parseLookupQuery } from '../lookup/query.js';
 import { type Resolved, resolve } from '../lookup/resolve.js';
+import { FIELDS_PARAM, parseSelection, selectionEtag } from '../lookup/selection.js';
 import type { Metrics } from '../metrics.js';
-import { type ApiKey, isPromise, type MaybePromise, type Store } from '../store/store.js';
-import { StoreUnavailableError } from '../store/unavailable.js';
+import { isPromise, type MaybePromise, type Store } from '../store/store.js';
 import { hasBody, unwantedBody } from './body.js';
 import type { CorsPolicy } from './cors.js';
+import { notModified } from './entity-tag.js';
+import { type LookupInput, readLookupBody } from './lookup-body.js';
+import { Lookup, type LookupReplies } from './lookup-reply.js';
 import { PROBLEM_TYPE, problemDocument, toProblem } from './problem.js';
-import type { HeldReply, TurnRelease } from './release.js';
+import type { TurnRelease } from './release.js';
 import { requestId } from './request-id.js';
 
 export interface LookupPathDeps {
@@ -50,11 +54,6 @@ export interface LookupPathDeps {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-/**
- * On every lookup response: records are personal data, kept by no cache (a client revalidates with
- * If-None-Match all the same), and no content is sniffed into something else.
- */
-const SAFE_HEADERS = ['cache-control', 'private, no-store', 'x-content-type-options', 'nosniff'];
 /** Each path served, and its operation; the path is also the route label in metrics, as Fastify names it. */
 const ROUTES = new Map<string, LookupOperation>(
   LOOKUPS.flatMap((operation) => [
@@ -62,79 +61,19 @@ const ROUTES = new Map<string, LookupOperation>(
     [`/v1${operation.path}`, operation],
   ]),
 );
-
-/** True when an If-None-Match header names this entity tag (or is `*`). */
-function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  if (ifNoneMatch === etag || ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
-/** One lookup in flight: what it has learnt so far, and its reply once decided. */
-class Lookup implements HeldReply {
-  keyId: string | undefined;
-  key: ApiKey | undefined;
-  ticket: QuotaTicket | null = null;
-  keys: Array<[string, LookupKey]> = [];
-  matched: string[] = [];
-  /** Response headers in order, as a flat [name, value, …] list. */
-  readonly headers: string[];
-  /** How many entries of `headers` every reply keeps: the request id, safe headers, CORS when on. */
-  private readonly baseHeaders: number;
-  status = 200;
-  body: Buffer | string = '';
-  /** Set once the reply is decided: a later failure (writing it) must not decide it again. */
-  decided = false;
-
-  constructor(
-    readonly path: LookupPath,
-    readonly req: IncomingMessage,
-    readonly res: ServerResponse,
-    readonly operation: LookupOperation,
-    readonly route: string,
-    readonly query: Record<string, unknown>,
-    readonly id: string,
-    readonly started: number,
-  ) {
-    this.headers = ['x-request-id', id, ...SAFE_HEADERS];
-    const { cors } = path;
-    if (cors !== undefined) this.headers.push(...cors.headersFor(req.headers.origin));
-    this.baseHeaders = this.headers.length;
-  }
-
-  get keyed(): boolean {
-    return this.keyId !== undefined;
-  }
-
-  /** Sends `503 unavailable` instead: its record could not be kept, so the answer is not disclosed. */
-  refuse(): void {
-    const problem = toProblem(new StoreUnavailableError());
-    this.headers.length = this.baseHeaders; // only x-request-id, the safe headers (and CORS) stay
-    for (const [name, value] of Object.entries(problem.headers)) this.headers.push(name, value);
-    this.headers.push('content-type', PROBLEM_TYPE);
-    this.status = problem.status;
-    this.body = problemDocument(problem, this.id);
-    this.send();
-  }
-
-  send(): void {
-    const { res } = this;
-    if (this.status !== 304) {
-      const length = typeof this.body === 'string' ? Buffer.byteLength(this.body) : this.body.length;
-      this.headers.push('content-length', String(length));
-    }
-    res.writeHead(this.status, this.headers);
-    // A HEAD reply has the GET's headers and no body (Node's server drops it; inject() does not on Node 24).
-    res.end(this.status === 304 || this.req.method === 'HEAD' ? undefined : this.body);
-    this.path.sent(this);
-  }
-}
+/** The POST lookups, which take the parameters as a JSON body: `/v1/people/lookup`, `/v1/company/lookup`. */
+const BODY_ROUTES = new Map<string, LookupOperation>(
+  LOOKUPS.map((operation) => [`/v1${operation.path}/lookup`, operation]),
+);
+/** Parameters a lookup accepts besides its identifiers. */
+const OPTIONS = [FIELDS_PARAM];
 
 /**
- * Serves GET and HEAD of /people, /company and their /v1 twins. `serve` is called for every request the
- * HTTP server receives, before Fastify's router: it takes the lookups and leaves everything else.
+ * Serves GET and HEAD of /people, /company and their /v1 twins, and POST of /v1/people/lookup and
+ * /v1/company/lookup. `serve` is called for every request the HTTP server receives, before Fastify's
+ * router: it takes the lookups and leaves everything else.
  */
-export class LookupPath {
+export class LookupPath implements LookupReplies {
   private closing = false;
   readonly cors: CorsPolicy | undefined;
 
@@ -157,29 +96,62 @@ export class LookupPath {
     const end = hash >= 0 && (question < 0 || hash < question) ? hash : question;
     const path = end < 0 ? url : url.slice(0, end);
     const operation = ROUTES.get(path);
-    if (operation === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    if (operation === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      return this.serveBody(req, res, path);
+    }
     const queryString = end < 0 ? '' : url.slice(end + 1);
     const query = queryString.length === 0 ? {} : (parseQuery(queryString) as Record<string, unknown>);
     this.handle(req, res, operation, path, query, requestId(req.headers['x-request-id']));
     return true;
   }
 
-  /** Runs one lookup whose route, parsed query and request id are known (Fastify's router, or serve). */
+  /** Serves a POST lookup (true), or leaves the request alone (false). Its query string is not read. */
+  private serveBody(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+    const operation = req.method === 'POST' ? BODY_ROUTES.get(path) : undefined;
+    if (operation === undefined) return false;
+    this.handleBody(req, res, operation, path, requestId(req.headers['x-request-id']));
+    return true;
+  }
+
+  /** Reads a POST lookup's body, then runs it as `handle` does with the parameters it holds. */
+  handleBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    operation: LookupOperation,
+    route: string,
+    id: string,
+  ) {
+    const started = performance.now();
+    readLookupBody(req, operation.params).then(
+      (input) => this.handle(req, res, operation, route, input, id, started),
+      (error: unknown) => {
+        this.deps.log.error({ err: error, route, reqId: id }, 'reading a lookup body failed');
+        this.handle(req, res, operation, route, toProblem(error), id, started);
+      },
+    );
+  }
+
+  /**
+   * Runs one lookup whose route, parameters (a parsed query, or a body's) and request id are known
+   * (Fastify's router, or serve).
+   */
   handle(
     req: IncomingMessage,
     res: ServerResponse,
     operation: LookupOperation,
     route: string,
-    query: Record<string, unknown>,
+    query: LookupInput,
     id: string,
+    started = performance.now(),
   ): void {
-    const lookup = new Lookup(this, req, res, operation, route, query, id, performance.now());
+    const lookup = new Lookup(this, req, res, operation, route, query, id, started);
     try {
       const { unauthenticated } = this.deps;
       // An address over its limit of requests without a valid token: refused before any work on its token.
       const refusal = unauthenticated.blocking ? unauthenticated.refusal(req) : undefined;
       if (refusal !== undefined) throw refusal;
-      if (hasBody(req)) throw unwantedBody(req, route);
+      // A GET or HEAD takes no body (a POST lookup's was read before).
+      if (req.method !== 'POST' && hasBody(req)) throw unwantedBody(req, route);
       const match = identifyKey(this.deps.store, req.headers.authorization);
       if (isPromise(match)) this.later(lookup, match, this.authenticated);
       else this.authenticated(lookup, match);
@@ -223,8 +195,11 @@ export class LookupPath {
     }
     lookup.headers.push('ratelimit-policy', rateLimitPolicy(key.rate), 'ratelimit', rateLimitState(decision));
     requireScope(key, lookup.operation.scope);
-    const { params, toKey } = lookup.operation;
-    lookup.keys = parseLookupQuery(lookup.query, params).map(([name, raw]) => [name, toKey(name, raw)]);
+    const { query } = lookup;
+    if (query instanceof ProblemError) throw query; // a POST body that is not one
+    const { params, toKey, entity } = lookup.operation;
+    lookup.keys = parseLookupQuery(query, params, OPTIONS).map(([name, raw]) => [name, toKey(name, raw)]);
+    if (query[FIELDS_PARAM] !== undefined) lookup.selection = parseSelection(entity, query[FIELDS_PARAM]);
     const ticket = this.deps.quota.reserve(key);
     if (isPromise(ticket)) this.later(lookup, ticket, this.reserved);
     else this.reserved(lookup, ticket);
@@ -240,12 +215,14 @@ export class LookupPath {
   private found(lookup: Lookup, { record, matchedBy }: Resolved): void {
     this.settle(lookup, true);
     lookup.matched = [record.id];
-    lookup.headers.push('etag', record.etag, 'enrich-matched-by', matchedBy.join(', '));
-    if (notModified(lookup.req.headers['if-none-match'] as string | undefined, record.etag)) {
+    const { selection } = lookup;
+    const etag = selection === undefined ? record.etag : selectionEtag(record.etag, selection);
+    lookup.headers.push('etag', etag, 'enrich-matched-by', matchedBy.join(', '));
+    if (notModified(lookup.req.headers['if-none-match'] as string | undefined, etag)) {
       lookup.status = 304;
     } else {
       lookup.headers.push('content-type', JSON_TYPE);
-      lookup.body = record.body;
+      lookup.body = selection === undefined ? record.body : projectRecord(record.body, selection.tree);
     }
     this.finish(lookup);
   }
@@ -295,11 +272,13 @@ export class LookupPath {
     const { accounting } = this.deps;
     if (lookup.keyId !== undefined && accounting !== undefined) {
       const { params, operation } = lookup.operation;
+      const { query } = lookup;
       accounting.append({
         at: Date.now(),
         keyId: lookup.keyId,
         operation,
-        params: params.filter((p) => lookup.query[p] !== undefined),
+        // The identifiers given, never `fields`: the audit says who looked up whom, by what.
+        params: query instanceof ProblemError ? [] : params.filter((p) => query[p] !== undefined),
         matched: lookup.matched,
         status: lookup.status,
       });

@@ -4,10 +4,19 @@ import type { CompanyIdentifierKind, IdentifierKind, PersonIdentifierKind } from
 import { parseAbn } from './abn.js';
 import { parseHost, registrableDomain } from './domain.js';
 import { parseEmail } from './email.js';
+import { parseEmailSha256 } from './email-hash.js';
 import { type LinkedinEntity, parseLinkedinSlug, parseLinkedinUrl } from './linkedin.js';
 import { accept, type Outcome, reject } from './outcome.js';
 
-export const PERSON_PARAMS = ['id', 'ln_slug', 'ln_url', 'work_email', 'personal_email'] as const;
+export const PERSON_PARAMS = [
+  'id',
+  'ln_slug',
+  'ln_url',
+  'work_email',
+  'personal_email',
+  'work_email_sha256',
+  'personal_email_sha256',
+] as const;
 export const COMPANY_PARAMS = ['id', 'ln_slug', 'ln_url', 'fqdn', 'abn', 'website'] as const;
 export type PersonParam = (typeof PERSON_PARAMS)[number];
 export type CompanyParam = (typeof COMPANY_PARAMS)[number];
@@ -63,6 +72,9 @@ export function personLookupKey(param: PersonParam, raw: string): LookupKey {
     case 'work_email':
     case 'personal_email':
       return { kind: param satisfies PersonIdentifierKind, value: keyValue(param, parseEmail(raw)) };
+    case 'work_email_sha256':
+    case 'personal_email_sha256':
+      return { kind: param satisfies PersonIdentifierKind, value: keyValue(param, parseEmailSha256(raw)) };
   }
 }
 

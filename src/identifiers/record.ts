@@ -5,6 +5,7 @@ import type { Identifier, IdentifierKind } from '../store/store.js';
 import { parseAbn } from './abn.js';
 import { parseHost } from './domain.js';
 import { parseEmail } from './email.js';
+import { emailSha256, HASHED_KIND } from './email-hash.js';
 import { parseLinkedinUrlOrSlug } from './linkedin.js';
 import type { Outcome } from './outcome.js';
 
@@ -29,7 +30,9 @@ function addEmails(
 
 /**
  * A person's identifiers: `linkedin` from the profile URL (or a bare slug), `work_email` and
- * `personal_email` from every address. Values that do not normalise are skipped, never thrown.
+ * `personal_email` from every address, then `work_email_sha256` and `personal_email_sha256`, the hash of
+ * each of those addresses in the same order (src/store/sqlite/schema.ts migration 9 adds them in this
+ * order to records stored before). Values that do not normalise are skipped, never thrown.
  * @example personIdentifiers({ id: 'fp1', linkedin: 'https://www.linkedin.com/in/Jane-Doe' })
  * // [{ kind: 'linkedin', value: 'jane-doe' }]
  */
@@ -38,6 +41,14 @@ export function personIdentifiers(person: Person): Identifier[] {
   if (person.linkedin) add(identifiers, 'linkedin', parseLinkedinUrlOrSlug(person.linkedin, 'person'));
   addEmails(identifiers, 'work_email', person.emails?.work);
   addEmails(identifiers, 'personal_email', person.emails?.personal);
+  const plain = identifiers.length;
+  for (const kind of ['work_email', 'personal_email'] as const) {
+    // Distinct addresses of a kind have distinct hashes: no repeat to skip.
+    for (let i = 0; i < plain; i++) {
+      const { kind: k, value } = identifiers[i]!;
+      if (k === kind) identifiers.push({ kind: HASHED_KIND[kind], value: emailSha256(value) });
+    }
+  }
   return identifiers;
 }
 

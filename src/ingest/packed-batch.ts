@@ -4,7 +4,15 @@ import type { SearchFacts } from '../search/facts.js';
 import type { IdentifierKind, RecordToStore } from '../store/store.js';
 import type { PreparedBatch } from './batches.js';
 
-const KINDS = ['linkedin', 'work_email', 'personal_email', 'domain', 'abn'] as const;
+const KINDS = [
+  'linkedin',
+  'work_email',
+  'personal_email',
+  'domain',
+  'abn',
+  'work_email_sha256',
+  'personal_email_sha256',
+] as const;
 // Fails to compile when an identifier kind is added to the store but not here.
 const everyKind: Exclude<IdentifierKind, (typeof KINDS)[number]> extends never ? true : never = true;
 void everyKind;

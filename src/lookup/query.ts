@@ -4,24 +4,20 @@ import { ProblemError } from '../errors.js';
 export const MAX_VALUE_LENGTH = 2048;
 
 /**
- * Checks a parsed query against the accepted parameter names and returns [name, value] pairs in
- * the order of `accepted`.
+ * Checks a parsed query against the accepted parameter names and returns the identifiers' [name, value]
+ * pairs in the order of `accepted`. `options` names parameters that are accepted but identify nothing
+ * (`fields`): left for the caller to read, and not listed as `accepted` in a problem, which names the
+ * identifiers (as a bulk item, which has no `fields` of its own, names them).
  * @example parseLookupQuery({ work_email: 'a@b.co' }, PERSON_PARAMS) // [['work_email', 'a@b.co']]
  */
 export function parseLookupQuery<P extends string>(
   query: Record<string, unknown>,
   accepted: readonly P[],
+  options: readonly string[] = [],
 ): Array<[P, string]> {
   for (const name in query) {
-    if (!(accepted as readonly string[]).includes(name)) {
-      const hint = /token|key|auth/i.test(name)
-        ? ' Tokens are accepted only in the Authorization header.'
-        : '';
-      throw new ProblemError(
-        'unknown_parameter',
-        `Unknown parameter "${name.slice(0, 64)}"; accepted: ${accepted.join(', ')}.${hint}`,
-        { parameter: name.slice(0, 64), accepted },
-      );
+    if (!(accepted as readonly string[]).includes(name) && !options.includes(name)) {
+      throw unknown(name, accepted);
     }
   }
   const given: Array<[P, string]> = [];
@@ -40,6 +36,15 @@ export function parseLookupQuery<P extends string>(
     });
   }
   return given;
+}
+
+function unknown(name: string, accepted: readonly string[]): ProblemError {
+  const hint = /token|key|auth/i.test(name) ? ' Tokens are accepted only in the Authorization header.' : '';
+  return new ProblemError(
+    'unknown_parameter',
+    `Unknown parameter "${name.slice(0, 64)}"; accepted: ${accepted.join(', ')}.${hint}`,
+    { parameter: name.slice(0, 64), accepted },
+  );
 }
 
 const invalid = (parameter: string, detail: string) =>

@@ -1,5 +1,6 @@
 // The OpenAPI document's shared parts: every response header, and the problem responses routes refer to.
 import { type ProblemCode, Problems, problemType } from '../errors.js';
+import { MAX_LOOKUP_BODY } from '../http/lookup-body.js';
 import { PERSON_PARAMS } from '../identifiers/params.js';
 
 /** An OpenAPI reference to a component. */
@@ -103,21 +104,36 @@ const problem = (
   },
 });
 
+/** The 400s a lookup's parameters may get, however they were sent. */
+const parameterProblems = {
+  missing_identifier: {
+    detail: `Give at least one identifier: ${PERSON_PARAMS.join(', ')}.`,
+    accepted: PERSON_PARAMS,
+  },
+  unknown_parameter: {
+    detail: `Unknown parameter "email"; accepted: ${PERSON_PARAMS.join(', ')}.`,
+    parameter: 'email',
+    accepted: PERSON_PARAMS,
+  },
+  invalid_parameter: {
+    detail: 'work_email: not an e-mail address (expected name@domain.tld)',
+    parameter: 'work_email',
+  },
+};
+
 /** Responses shared by several operations, keyed by component name. */
 export const RESPONSES = {
-  BadRequest: problem('The query is not one the operation accepts', KEYED, {
-    missing_identifier: {
-      detail: `Give at least one identifier: ${PERSON_PARAMS.join(', ')}.`,
-      accepted: PERSON_PARAMS,
-    },
-    unknown_parameter: {
-      detail: `Unknown parameter "email"; accepted: ${PERSON_PARAMS.join(', ')}.`,
-      parameter: 'email',
-      accepted: PERSON_PARAMS,
-    },
-    invalid_parameter: {
-      detail: 'work_email: not an e-mail address (expected name@domain.tld)',
-      parameter: 'work_email',
+  BadRequest: problem('The query is not one the operation accepts', KEYED, parameterProblems),
+  BadLookupBody: problem('The body is not valid JSON, or not parameters the operation accepts', KEYED, {
+    invalid_body: { detail: 'The body is not valid JSON (UTF-8).' },
+    ...parameterProblems,
+  }),
+  ContentTooLarge: problem('The body is larger than the operation takes', KEYED, {
+    payload_too_large: { detail: `The body is larger than ${MAX_LOOKUP_BODY} bytes.` },
+  }),
+  LookupUnsupportedMediaType: problem('The body is not `application/json`', KEYED, {
+    unsupported_media_type: {
+      detail: 'Send the parameters as a JSON object (Content-Type: application/json).',
     },
   }),
   SearchBadRequest: problem('The search is not one the operation accepts', KEYED, {
@@ -164,7 +180,7 @@ export const RESPONSES = {
       },
     },
   ),
-  UnsupportedMediaType: problem(
+  BulkUnsupportedMediaType: problem(
     'The body is neither `application/json` nor `application/x-ndjson`, or is compressed',
     KEYED,
     {

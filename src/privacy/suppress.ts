@@ -1,4 +1,5 @@
 // Suppressing a person or company: delete what a lookup by the identifier finds and block its return.
+import { emailSha256, HASHED_KIND } from '../identifiers/email-hash.js';
 import {
   COMPANY_PARAMS,
   companyLookupKey,
@@ -32,7 +33,16 @@ export function suppressionKey(entity: Entity, param: string, raw: string): Look
   throw new Error(`${param} does not identify ${entity}`);
 }
 
-const keyHash = (key: LookupKey) => suppressionHash(key.kind, key.value);
+/**
+ * The hashes a suppression by this key keeps, and that lift it: its own and, for an address, that of the
+ * address's hash as `work_email_sha256` or `personal_email_sha256` give it — so suppressing an address
+ * and lifting it by its hash (or the other way round) name one suppression.
+ */
+function keyHashes(key: LookupKey): string[] {
+  const own = suppressionHash(key.kind, key.value);
+  if (key.kind !== 'work_email' && key.kind !== 'personal_email') return [own];
+  return [own, suppressionHash(HASHED_KIND[key.kind], emailSha256(key.value))];
+}
 
 /** The ids a lookup by this one key would find, the registrable-domain fallback included. */
 export async function recordsFoundBy(store: Store, entity: Entity, key: LookupKey): Promise<string[]> {
@@ -66,7 +76,7 @@ export async function planSuppression(
     throw new Error(`the identifier matches more than ${MAX_SUPPRESSED_RECORDS} records; refusing`);
   }
   const leaving = new Set(ids);
-  const hashes = new Set([keyHash(key)]);
+  const hashes = new Set(keyHashes(key));
   for (const id of ids) {
     const record = await store.getRecord(entity, id);
     if (!record) continue;
@@ -85,6 +95,8 @@ export function applySuppression(store: Store, entity: Entity, plan: Suppression
 }
 
 /** Forgets every suppression that holds this identifier; returns how many hashes were removed. */
-export function liftSuppression(store: Store, entity: Entity, key: LookupKey): Promise<number> {
-  return store.unsuppress(entity, keyHash(key));
+export async function liftSuppression(store: Store, entity: Entity, key: LookupKey): Promise<number> {
+  let removed = 0;
+  for (const hash of keyHashes(key)) removed += await store.unsuppress(entity, hash);
+  return removed;
 }

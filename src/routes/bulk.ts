@@ -98,7 +98,7 @@ function schemaFor(route: BulkRoute) {
       401: responseRef('Unauthorized'),
       403: responseRef('Forbidden'),
       413: responseRef('PayloadTooLarge'),
-      415: responseRef('UnsupportedMediaType'),
+      415: responseRef('BulkUnsupportedMediaType'),
       429: responseRef('RateLimited'),
       '4XX': responseRef('UnreadableRequest'),
       500: responseRef('InternalError'),

@@ -31,6 +31,7 @@ export function registerCompany(app: FastifyInstance, path: LookupPath) {
       entity: 'company',
       summary: 'Look up one company by any identifier',
       operationId: 'lookupCompany',
+      fieldsExample: 'name,industry_codes.abn',
     },
     path,
   );

@@ -1,13 +1,15 @@
 // Registers a lookup with Fastify: its OpenAPI description, GET and HEAD through the lookup path (for
-// requests the server's own pre-routing did not take: inject() in tests, a percent-encoded path), and a 405
-// for every other method.
+// requests the server's own pre-routing did not take: inject() in tests, a percent-encoded path), the POST
+// twin taking a JSON body (/v1/…/lookup), and a 405 for every other method.
 import type { TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '../errors.js';
+import { MAX_LOOKUP_BODY } from '../http/lookup-body.js';
 import type { LookupPath } from '../http/lookup-path.js';
 import { sendProblem } from '../http/problem.js';
 import type { LookupOperation } from '../lookup/operations.js';
+import { FIELDS_PARAM } from '../lookup/selection.js';
 import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
 
@@ -19,8 +21,10 @@ export interface LookupDocs<P extends string> {
   /** `person` or `company`, for descriptions. */
   entity: string;
   summary: string;
-  /** The unversioned path's operationId; the /v1 path's adds `V1`. */
+  /** The unversioned path's operationId; the /v1 path's adds `V1`, the POST's `Post`. */
   operationId: string;
+  /** A `fields` value selecting from this record, for the document. */
+  fieldsExample: string;
 }
 
 declare module 'fastify' {
@@ -30,13 +34,13 @@ declare module 'fastify' {
   }
 }
 
-const ALLOW = 'GET, HEAD';
-
 /** What a lookup answers: the record, or a problem; every response names its headers. */
-function lookupResponses(record: string, entity: string): Responses {
+function lookupResponses(record: string, entity: string, more: Responses = {}): Responses {
   return {
     200: {
-      description: `The one ${entity} the matching identifiers agree on, exactly as it was imported`,
+      description:
+        `The one ${entity} the matching identifiers agree on, exactly as it was imported; with \`fields\`, ` +
+        'only those fields (and `id`), in the order of the record',
       headers: headers('ETag', 'Enrich-Matched-By', ...KEYED, 'Enrich-Quota-Remaining'),
       content: { 'application/json': { schema: schemaRef(record) } },
     },
@@ -51,29 +55,75 @@ function lookupResponses(record: string, entity: string): Responses {
     '4XX': responseRef('UnreadableRequest'),
     500: responseRef('InternalError'),
     503: responseRef('Unavailable'),
+    ...more,
   };
 }
 
+/** The parameters of a lookup, as its query string or its JSON body takes them. */
+function parameters<P extends string>(operation: LookupOperation<P>, docs: LookupDocs<P>, body: boolean) {
+  const identifiers = operation.params.map((p) => [
+    p,
+    Type.Optional(
+      Type.String({ description: docs.paramDocs[p].description, examples: [docs.paramDocs[p].example] }),
+    ),
+  ]);
+  const description =
+    'The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always ' +
+    'included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is ' +
+    "`missing_identifier`. The response's ETag is the record's with a digest of the selection added.";
+  const list = Type.String({ description, examples: [docs.fieldsExample] });
+  const fields = body
+    ? Type.Union([list, Type.Array(Type.String(), { description: 'The same, as a list of paths' })])
+    : list;
+  return Type.Object(Object.fromEntries([...identifiers, [FIELDS_PARAM, Type.Optional(fields)]]), {
+    additionalProperties: false,
+  });
+}
+
 function schemaFor<P extends string>(operation: LookupOperation<P>, docs: LookupDocs<P>, versioned: boolean) {
-  const query = Object.fromEntries(
-    operation.params.map((p) => [
-      p,
-      Type.Optional(
-        Type.String({ description: docs.paramDocs[p].description, examples: [docs.paramDocs[p].example] }),
-      ),
-    ]),
-  );
   const other = versioned ? operation.path : `/v1${operation.path}`;
   return {
     operationId: versioned ? `${docs.operationId}V1` : docs.operationId,
     summary: docs.summary,
-    description: `Give one or more identifiers; the same operation is also served as \`${other}\`.`,
+    description:
+      `Give one or more identifiers; the same operation is also served as \`${other}\`, and as ` +
+      `\`POST /v1${operation.path}/lookup\` with the parameters in a JSON body (no e-mail address in the URL).`,
     tags: ['lookups'],
     security: [{ bearer: [] }],
-    querystring: Type.Object(query, { additionalProperties: false }),
+    querystring: parameters(operation, docs, false),
     'x-responses': lookupResponses(String(docs.record.$id), docs.entity),
   };
 }
+
+function postSchemaFor<P extends string>(operation: LookupOperation<P>, docs: LookupDocs<P>) {
+  return {
+    operationId: `${docs.operationId}Post`,
+    summary: `${docs.summary}, the identifiers in a JSON body`,
+    description:
+      `Answers exactly what \`GET /v1${operation.path}\` answers with these parameters (status, headers, body, ` +
+      'ETag, 304), so that e-mail addresses never reach URLs, proxy logs or browser history. The body is a ' +
+      `JSON object of at most ${MAX_LOOKUP_BODY / 1024} KiB, its values strings (\`fields\` may be a list).`,
+    tags: ['lookups'],
+    security: [{ bearer: [] }],
+    body: parameters(operation, docs, true),
+    'x-responses': lookupResponses(String(docs.record.$id), docs.entity, {
+      400: responseRef('BadLookupBody'),
+      413: responseRef('ContentTooLarge'),
+      415: responseRef('LookupUnsupportedMediaType'),
+    }),
+  };
+}
+
+/** A 405 naming the methods a path allows. */
+const methodNotAllowed = (allow: string) => (request: FastifyRequest, reply: FastifyReply) =>
+  sendProblem(
+    request,
+    reply.header('allow', allow),
+    new ProblemError(
+      'method_not_allowed',
+      `${request.method} is not allowed here; use ${allow.split(',')[0]}.`,
+    ),
+  );
 
 /** Registers GET (and HEAD) of a lookup under its path and `/v1/path`, and a 405 for every other method. */
 export function registerLookup<P extends string>(
@@ -82,13 +132,6 @@ export function registerLookup<P extends string>(
   docs: LookupDocs<P>,
   path: LookupPath,
 ) {
-  const methodNotAllowed = (request: FastifyRequest, reply: FastifyReply) =>
-    sendProblem(
-      request,
-      reply.header('allow', ALLOW),
-      new ProblemError('method_not_allowed', `${request.method} is not allowed here; use GET.`),
-    );
-
   for (const url of [operation.path, `/v1${operation.path}`]) {
     app.route({
       method: 'GET',
@@ -107,7 +150,42 @@ export function registerLookup<P extends string>(
       method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       url,
       schema: { hide: true },
-      handler: methodNotAllowed,
+      handler: methodNotAllowed('GET, HEAD'),
     });
   }
+  registerPost(app, operation, docs, path);
+}
+
+/**
+ * POST /v1/…/lookup: the body is left unread by Fastify (any content type, no parsing) and read by the lookup
+ * path, which answers a body it cannot take (415, 413, 400) once the key has been checked, as a GET's query.
+ */
+function registerPost<P extends string>(
+  app: FastifyInstance,
+  operation: LookupOperation<P>,
+  docs: LookupDocs<P>,
+  path: LookupPath,
+) {
+  const url = `/v1${operation.path}/lookup`;
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    scope.route({
+      method: 'POST',
+      url,
+      schema: postSchemaFor(operation, docs),
+      validatorCompiler: () => () => true,
+      config: { lookup: true },
+      handler: (request, reply) => {
+        reply.hijack();
+        path.handleBody(request.raw, reply.raw, operation as LookupOperation, url, request.id);
+      },
+    });
+  });
+  app.route({
+    method: ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url,
+    schema: { hide: true },
+    handler: methodNotAllowed('POST'),
+  });
 }

@@ -19,6 +19,16 @@ export const paramDocs: Record<PersonParam, { description: string; example: stri
     description: 'Personal e-mail, trimmed and case-folded',
     example: 'jane.citizen@gmail.com',
   },
+  work_email_sha256: {
+    description:
+      'Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)',
+    example: '94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d',
+  },
+  personal_email_sha256: {
+    description:
+      'Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)',
+    example: '80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831',
+  },
 };
 
 export function registerPeople(app: FastifyInstance, path: LookupPath) {
@@ -31,6 +41,7 @@ export function registerPeople(app: FastifyInstance, path: LookupPath) {
       entity: 'person',
       summary: 'Look up one person by any identifier',
       operationId: 'lookupPerson',
+      fieldsExample: 'name,current_company.name',
     },
     path,
   );

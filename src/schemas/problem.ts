@@ -23,12 +23,14 @@ export const Problem = Type.Object(
     request_id: Type.String({ description: 'The id of the request, also sent as X-Request-Id' }),
     parameter: Type.Optional(
       Type.String({
-        description: '`invalid_parameter` and `unknown_parameter`: the query parameter at fault',
+        description:
+          '`invalid_parameter` and `unknown_parameter`: the parameter at fault (of the query, or of a POST body)',
       }),
     ),
     accepted: Type.Optional(
       names(
         '`missing_identifier` and `unknown_parameter`: the parameters the operation accepts; ' +
+          '`invalid_parameter` of `fields`: every field path it may name; ' +
           '`unsupported_media_type`: the content types it accepts',
       ),
     ),
@@ -61,6 +63,9 @@ export const Problem = Type.Object(
         minimum: 1,
         description: '`payload_too_large` and `invalid_body`: the largest body (or line) accepted, in bytes',
       }),
+    ),
+    field: Type.Optional(
+      Type.String({ description: '`invalid_parameter` of `fields`: the path that names no field' }),
     ),
     matches: Type.Optional(
       Type.Object(

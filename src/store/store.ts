@@ -12,7 +12,12 @@ export type MaybePromise<T> = T | Promise<T>;
 export const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => value instanceof Promise;
 
 /** Kinds of identifier held in the identifier index, per entity. */
-export type PersonIdentifierKind = 'linkedin' | 'work_email' | 'personal_email';
+export type PersonIdentifierKind =
+  | 'linkedin'
+  | 'work_email'
+  | 'personal_email'
+  | 'work_email_sha256'
+  | 'personal_email_sha256';
 export type CompanyIdentifierKind = 'linkedin' | 'domain' | 'abn';
 export type IdentifierKind = PersonIdentifierKind | CompanyIdentifierKind;
 

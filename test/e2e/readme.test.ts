@@ -65,8 +65,10 @@ describe('the README examples, against npm start', () => {
   }, 120_000);
   afterAll(() => server?.stop());
 
-  it('includes lookups by website, ABN and LinkedIn URL', () => {
+  it('includes lookups by website, ABN and LinkedIn URL, with fields, by POST and by hash', () => {
     expect(examples.length).toBeGreaterThanOrEqual(4);
+    for (const kind of [/fields=/, / -d '/, /email_sha256/])
+      expect(examples.some((line) => kind.test(line))).toBe(true);
   });
 
   it('includes searches of both forms', () => {

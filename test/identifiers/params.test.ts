@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { companyLookupKey, personLookupKey } from '../../src/identifiers/params.js';
 import { thrownProblem } from './thrown-problem.js';
 
+/** `printf %s jane.citizen@acme.com.au | sha256sum` */
+const HASH = '94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d';
+
 describe('personLookupKey', () => {
   it.each([
     ['id', ' fp000000067890 ', { kind: 'id', value: 'fp000000067890' }],
@@ -9,6 +12,8 @@ describe('personLookupKey', () => {
     ['ln_slug', 'Jane-Doe', { kind: 'linkedin', value: 'jane-doe' }],
     ['work_email', ' Jane.Doe@ACME.com.au ', { kind: 'work_email', value: 'jane.doe@acme.com.au' }],
     ['personal_email', 'JANE@Example.COM', { kind: 'personal_email', value: 'jane@example.com' }],
+    ['work_email_sha256', ` ${HASH.toUpperCase()} `, { kind: 'work_email_sha256', value: HASH }],
+    ['personal_email_sha256', HASH, { kind: 'personal_email_sha256', value: HASH }],
   ] as const)('turns %s=%j into the key it was stored under', (param, raw, key) => {
     expect(personLookupKey(param, raw)).toEqual(key);
   });
@@ -79,6 +84,17 @@ describe('lookup key errors', () => {
     ['id', company('id', 'x'.repeat(65)), /^id: not a record id/],
     ['work_email', person('work_email', 'jane.doe.secret'), /^work_email: not an e-mail address/],
     ['personal_email', person('personal_email', 'jane@secret'), /^personal_email: not an e-mail address/],
+    [
+      'work_email_sha256',
+      person('work_email_sha256', 'jane@secret.com'),
+      /^work_email_sha256: not a SHA-256/,
+    ],
+    ['work_email_sha256', person('work_email_sha256', `${HASH}0`), /expected 64 hex digits/],
+    [
+      'personal_email_sha256',
+      person('personal_email_sha256', `g${HASH.slice(1)}`),
+      /^personal_email_sha256: /,
+    ],
     ['ln_slug', person('ln_slug', 'https://linkedin.com/in/jane-secret'), /^ln_slug: .*ln_url/],
     ['ln_slug', company('ln_slug', 'jane secret'), /^ln_slug: not a LinkedIn slug/],
     ['ln_url', person('ln_url', 'https://example.com/in/jane-secret'), /^ln_url: not a LinkedIn/],

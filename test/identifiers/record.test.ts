@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { companyIdentifiers, personIdentifiers } from '../../src/identifiers/record.js';
 import type { Company } from '../../src/schemas/company.js';
 import type { Person } from '../../src/schemas/person.js';
 
+/** What `printf %s ADDRESS | sha256sum` prints. */
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
 describe('personIdentifiers', () => {
-  it('lists the profile slug and every work and personal address, normalised and without repeats', () => {
+  it('lists the profile slug, every work and personal address (normalised, without repeats), then their hashes', () => {
     const person: Person = {
       id: 'fp000000067890',
       name: 'Jane Doe',
@@ -27,6 +31,10 @@ describe('personIdentifiers', () => {
       { kind: 'personal_email', value: 'jane@example.com' },
       // The same address under another kind is another identifier.
       { kind: 'personal_email', value: 'jane.doe@acme.com.au' },
+      { kind: 'work_email_sha256', value: sha256('jane.doe@acme.com.au') },
+      { kind: 'work_email_sha256', value: sha256('jd@acme.com.au') },
+      { kind: 'personal_email_sha256', value: sha256('jane@example.com') },
+      { kind: 'personal_email_sha256', value: sha256('jane.doe@acme.com.au') },
     ]);
   });
 

@@ -1,4 +1,5 @@
 // Suppression: one hash per identifier however it is typed, records deleted, and imports blocked for good.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,9 @@ import {
 import { recordHashes, SuppressionFilter, suppressionHash } from '../../src/privacy/suppression.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
 import { COMPANIES, PEOPLE, seed } from '../helpers/app.js';
+
+/** `printf %s ADDRESS | sha256sum` */
+const sha256 = (address: string) => createHash('sha256').update(address).digest('hex');
 
 describe('suppression hashes', () => {
   it('are the same for every spelling a lookup accepts', () => {
@@ -129,6 +133,46 @@ describe('suppressing a person', () => {
       imported: 0,
       suppressed: 1,
     });
+  });
+
+  it("deletes by an address's hash what the address finds, and blocks the record's import by either", async () => {
+    const { plan, deleted } = await suppress('work_email_sha256', sha256('jose@acme.com.au'));
+    expect(deleted).toBe(1);
+    expect(plan.ids).toEqual(['fp000000000002']);
+    expect(plan.hashes).toContain(suppressionHash('work_email', 'jose@acme.com.au'));
+    expect(await store.findIds('people', 'work_email', 'jose@acme.com.au', 5)).toEqual([]);
+    const file = join(dir, 'people.ndjson');
+    writeFileSync(file, `${JSON.stringify(PEOPLE[1])}\n`);
+    expect(await importFile(store, 'people', file, { worker: false })).toMatchObject({ suppressed: 1 });
+  });
+
+  it("leaves nothing a suppressed address's hash can find", async () => {
+    await suppress('work_email', 'Jane.Citizen@acme.com.au');
+    const app = await buildApp({ store });
+    const { token } = await issueKey(store, { name: 'test' });
+    const hash = sha256('jane.citizen@acme.com.au');
+    const res = await app.inject({
+      url: `/people?work_email_sha256=${hash}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(await store.findIds('people', 'work_email_sha256', hash, 5)).toEqual([]);
+    await app.close();
+  });
+
+  it('lifts an address suppressed before any import by its hash, and a hash by its address', async () => {
+    await suppress('work_email', 'nobody@nowhere.com');
+    const byHash = suppressionKey('people', 'work_email_sha256', sha256('nobody@nowhere.com'));
+    expect(await liftSuppression(store, 'people', byHash)).toBeGreaterThan(0);
+    expect(await store.suppressedHashes('people')).toEqual(new Set());
+    await suppress('personal_email_sha256', sha256('someone@home.net'));
+    const file = join(dir, 'people.ndjson');
+    const someone = { id: 'fp000000000060', emails: { personal: [{ value: 'Someone@home.net' }] } };
+    writeFileSync(file, `${JSON.stringify(someone)}\n`);
+    expect(await importFile(store, 'people', file, { worker: false })).toMatchObject({ suppressed: 1 });
+    const byAddress = suppressionKey('people', 'personal_email', 'someone@home.net');
+    expect(await liftSuppression(store, 'people', byAddress)).toBeGreaterThan(0);
+    expect(await importFile(store, 'people', file, { worker: false })).toMatchObject({ imported: 1 });
   });
 
   it('is undone by unsuppress with any of the identifiers it blocked', async () => {

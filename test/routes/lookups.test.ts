@@ -168,7 +168,15 @@ describe.each(BACKENDS)('on %s', (backend) => {
     it('names the unknown parameter and the accepted ones', async () => {
       const res = await get('/people?email=a@b.co');
       expect(res.json().detail).toContain('"email"');
-      expect(res.json().accepted).toEqual(['id', 'ln_slug', 'ln_url', 'work_email', 'personal_email']);
+      expect(res.json().accepted).toEqual([
+        'id',
+        'ln_slug',
+        'ln_url',
+        'work_email',
+        'personal_email',
+        'work_email_sha256',
+        'personal_email_sha256',
+      ]);
     });
 
     it('never echoes an identifier value in an error', async () => {

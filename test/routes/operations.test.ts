@@ -47,13 +47,36 @@ describe('operations endpoints', () => {
       'ln_url',
       'work_email',
       'personal_email',
+      'work_email_sha256',
+      'personal_email_sha256',
+      'fields',
     ]);
     expect(people.parameters[3].example).toBe('jane.citizen@acme.com.au');
     expect(Object.keys(people.responses)).toEqual(
       expect.arrayContaining(['200', '400', '401', '404', '409', '429']),
     );
-    expect(doc.paths['/company'].get.parameters).toHaveLength(6);
+    expect(doc.paths['/company'].get.parameters).toHaveLength(7);
     expect(doc.components.securitySchemes.bearer.scheme).toBe('bearer');
+  });
+
+  it('describe the POST lookups: the parameters as a JSON body, and the problems of a body', async () => {
+    const { paths } = (await t.app.inject('/openapi.json')).json();
+    for (const [path, operationId, get] of [
+      ['/v1/people/lookup', 'lookupPersonPost', '/v1/people'],
+      ['/v1/company/lookup', 'lookupCompanyPost', '/v1/company'],
+    ] as const) {
+      const post = paths[path].post;
+      expect(post.operationId).toBe(operationId);
+      expect(Object.keys(paths[path])).toEqual(['post']);
+      const body = post.requestBody.content['application/json'].schema;
+      const query = paths[get].get.parameters.map((p: { name: string }) => p.name);
+      expect(Object.keys(body.properties)).toEqual(query);
+      expect(body.additionalProperties).toBe(false);
+      expect(body.properties.fields.anyOf.map((s: { type: string }) => s.type)).toEqual(['string', 'array']);
+      expect(Object.keys(post.responses)).toEqual(
+        expect.arrayContaining(['200', '304', '400', '413', '415']),
+      );
+    }
   });
 
   it('name the record, usage and problem schemas, with every extension member of a problem', async () => {

@@ -8,6 +8,7 @@ import type {
   Store,
   UsageRow,
 } from '../../src/store/store.js';
+import { hashedEmailContract } from './contract-hashed-emails.js';
 import { searchContract } from './search-contract.js';
 
 const person = (n: number, identifiers: Identifier[], extra = ''): RecordToStore => {
@@ -123,6 +124,8 @@ export function describeStoreContract(
       }
       expect(await store.findIds('people', 'linkedin', 'acme', 10)).toEqual([]);
     });
+
+    hashedEmailContract(() => store);
 
     it('serves records with their stored bytes by id and by identifier, limited, in id order', async () => {
       const body = '{ "id":"fp000000000002",  "name" : "Zoë 😀" }';

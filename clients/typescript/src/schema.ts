@@ -47,7 +47,7 @@ export interface paths {
         };
         /**
          * Look up one person by any identifier
-         * @description Give one or more identifiers; the same operation is also served as `/v1/people`.
+         * @description Give one or more identifiers; the same operation is also served as `/v1/people`, and as `POST /v1/people/lookup` with the parameters in a JSON body (no e-mail address in the URL).
          */
         get: operations["lookupPerson"];
         put?: never;
@@ -67,7 +67,7 @@ export interface paths {
         };
         /**
          * Look up one person by any identifier
-         * @description Give one or more identifiers; the same operation is also served as `/people`.
+         * @description Give one or more identifiers; the same operation is also served as `/people`, and as `POST /v1/people/lookup` with the parameters in a JSON body (no e-mail address in the URL).
          */
         get: operations["lookupPersonV1"];
         put?: never;
@@ -87,7 +87,7 @@ export interface paths {
         };
         /**
          * Look up one company by any identifier
-         * @description Give one or more identifiers; the same operation is also served as `/v1/company`.
+         * @description Give one or more identifiers; the same operation is also served as `/v1/company`, and as `POST /v1/company/lookup` with the parameters in a JSON body (no e-mail address in the URL).
          */
         get: operations["lookupCompany"];
         put?: never;
@@ -107,7 +107,7 @@ export interface paths {
         };
         /**
          * Look up one company by any identifier
-         * @description Give one or more identifiers; the same operation is also served as `/company`.
+         * @description Give one or more identifiers; the same operation is also served as `/company`, and as `POST /v1/company/lookup` with the parameters in a JSON body (no e-mail address in the URL).
          */
         get: operations["lookupCompanyV1"];
         put?: never;
@@ -256,6 +256,46 @@ export interface paths {
         get: operations["metrics"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up one person by any identifier, the identifiers in a JSON body
+         * @description Answers exactly what `GET /v1/people` answers with these parameters (status, headers, body, ETag, 304), so that e-mail addresses never reach URLs, proxy logs or browser history. The body is a JSON object of at most 64 KiB, its values strings (`fields` may be a list).
+         */
+        post: operations["lookupPersonPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/company/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up one company by any identifier, the identifiers in a JSON body
+         * @description Answers exactly what `GET /v1/company` answers with these parameters (status, headers, body, ETag, 304), so that e-mail addresses never reach URLs, proxy logs or browser history. The body is a JSON object of at most 64 KiB, its values strings (`fields` may be a list).
+         */
+        post: operations["lookupCompanyPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -573,9 +613,9 @@ export interface components {
             code: "missing_identifier" | "missing_filter" | "invalid_body" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "ambiguous_match" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
             /** @description The id of the request, also sent as X-Request-Id */
             request_id: string;
-            /** @description `invalid_parameter` and `unknown_parameter`: the query parameter at fault */
+            /** @description `invalid_parameter` and `unknown_parameter`: the parameter at fault (of the query, or of a POST body) */
             parameter?: string;
-            /** @description `missing_identifier` and `unknown_parameter`: the parameters the operation accepts; `unsupported_media_type`: the content types it accepts */
+            /** @description `missing_identifier` and `unknown_parameter`: the parameters the operation accepts; `invalid_parameter` of `fields`: every field path it may name; `unsupported_media_type`: the content types it accepts */
             accepted?: string[];
             /** @description `invalid_body`: the JSON path of the value at fault, e.g. `$.requests[3].params` */
             path?: string;
@@ -589,6 +629,8 @@ export interface components {
             max_items?: number;
             /** @description `payload_too_large` and `invalid_body`: the largest body (or line) accepted, in bytes */
             max_bytes?: number;
+            /** @description `invalid_parameter` of `fields`: the path that names no field */
+            field?: string;
             /** @description `ambiguous_match`: for each parameter that matched, the ids of the records it matched (at most 10) */
             matches?: {
                 [key: string]: string[];
@@ -856,6 +898,16 @@ export interface components {
              * @example jane.citizen@gmail.com
              */
             personal_email?: string;
+            /**
+             * @description Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+             * @example 94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d
+             */
+            work_email_sha256?: string;
+            /**
+             * @description Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+             * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
+             */
+            personal_email_sha256?: string;
         };
         /**
          * PeopleBulkItem
@@ -1006,6 +1058,45 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The body is not valid JSON, or not parameters the operation accepts */
+        BadLookupBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is larger than the operation takes */
+        ContentTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is not `application/json` */
+        LookupUnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The search is not one the operation accepts */
         SearchBadRequest: {
             headers: {
@@ -1046,7 +1137,7 @@ export interface components {
             };
         };
         /** @description The body is neither `application/json` nor `application/x-ndjson`, or is compressed */
-        UnsupportedMediaType: {
+        BulkUnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -1284,6 +1375,21 @@ export interface operations {
                  * @example jane.citizen@gmail.com
                  */
                 personal_email?: string;
+                /**
+                 * @description Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+                 * @example 94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d
+                 */
+                work_email_sha256?: string;
+                /**
+                 * @description Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+                 * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
+                 */
+                personal_email_sha256?: string;
+                /**
+                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
+                 * @example name,current_company.name
+                 */
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -1291,7 +1397,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The one person the matching identifiers agree on, exactly as it was imported */
+            /** @description The one person the matching identifiers agree on, exactly as it was imported; with `fields`, only those fields (and `id`), in the order of the record */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -1348,6 +1454,21 @@ export interface operations {
                  * @example jane.citizen@gmail.com
                  */
                 personal_email?: string;
+                /**
+                 * @description Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+                 * @example 94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d
+                 */
+                work_email_sha256?: string;
+                /**
+                 * @description Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+                 * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
+                 */
+                personal_email_sha256?: string;
+                /**
+                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
+                 * @example name,current_company.name
+                 */
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -1355,7 +1476,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The one person the matching identifiers agree on, exactly as it was imported */
+            /** @description The one person the matching identifiers agree on, exactly as it was imported; with `fields`, only those fields (and `id`), in the order of the record */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -1417,6 +1538,11 @@ export interface operations {
                  * @example https://www.acme.com.au/about
                  */
                 website?: string;
+                /**
+                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
+                 * @example name,industry_codes.abn
+                 */
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -1424,7 +1550,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The one company the matching identifiers agree on, exactly as it was imported */
+            /** @description The one company the matching identifiers agree on, exactly as it was imported; with `fields`, only those fields (and `id`), in the order of the record */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -1486,6 +1612,11 @@ export interface operations {
                  * @example https://www.acme.com.au/about
                  */
                 website?: string;
+                /**
+                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
+                 * @example name,industry_codes.abn
+                 */
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -1493,7 +1624,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The one company the matching identifiers agree on, exactly as it was imported */
+            /** @description The one company the matching identifiers agree on, exactly as it was imported; with `fields`, only those fields (and `id`), in the order of the record */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -1764,6 +1895,163 @@ export interface operations {
             "4XX": components["responses"]["UnreadableRequest"];
         };
     };
+    lookupPersonPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The service's person identifier
+                     * @example fp000000067890
+                     */
+                    id?: string;
+                    /**
+                     * @description LinkedIn slug of the person
+                     * @example jane-citizen-4821
+                     */
+                    ln_slug?: string;
+                    /**
+                     * @description LinkedIn profile URL; scheme, www., country subdomain, case, query and fragment are ignored
+                     * @example https://www.linkedin.com/in/jane-citizen-4821
+                     */
+                    ln_url?: string;
+                    /**
+                     * @description Work e-mail, trimmed and case-folded
+                     * @example jane.citizen@acme.com.au
+                     */
+                    work_email?: string;
+                    /**
+                     * @description Personal e-mail, trimmed and case-folded
+                     * @example jane.citizen@gmail.com
+                     */
+                    personal_email?: string;
+                    /**
+                     * @description Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+                     * @example 94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d
+                     */
+                    work_email_sha256?: string;
+                    /**
+                     * @description Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)
+                     * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
+                     */
+                    personal_email_sha256?: string;
+                    fields?: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The one person the matching identifiers agree on, exactly as it was imported; with `fields`, only those fields (and `id`), in the order of the record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Enrich-Matched-By": components["headers"]["Enrich-Matched-By"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadLookupBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AmbiguousMatch"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["LookupUnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    lookupCompanyPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The service's company identifier
+                     * @example f000000117274
+                     */
+                    id?: string;
+                    /**
+                     * @description LinkedIn slug of the company
+                     * @example acme-holdings
+                     */
+                    ln_slug?: string;
+                    /**
+                     * @description LinkedIn company URL
+                     * @example https://www.linkedin.com/company/acme-holdings
+                     */
+                    ln_url?: string;
+                    /**
+                     * @description Domain name; a subdomain not on file falls back to its registrable domain
+                     * @example acme.com.au
+                     */
+                    fqdn?: string;
+                    /**
+                     * @description Australian Business Number, 11 digits, spaces ignored
+                     * @example 51 824 753 556
+                     */
+                    abn?: string;
+                    /**
+                     * @description Website URL; scheme, www., port, path and case are ignored
+                     * @example https://www.acme.com.au/about
+                     */
+                    website?: string;
+                    fields?: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The one company the matching identifiers agree on, exactly as it was imported; with `fields`, only those fields (and `id`), in the order of the record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Enrich-Matched-By": components["headers"]["Enrich-Matched-By"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Company"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadLookupBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AmbiguousMatch"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["LookupUnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
     personBulk: {
         parameters: {
             query?: {
@@ -1803,7 +2091,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            415: components["responses"]["BulkUnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -1849,7 +2137,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            415: components["responses"]["BulkUnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -1,6 +1,7 @@
 // PostgreSQL schema migrations, embedded as strings so the compiled service carries them (tsc copies no .sql).
 
 import type pg from 'pg';
+import { IDENTIFIER_KIND_CODES } from './schema.js';
 import { fillSearchRows } from './search-writes.js';
 
 export interface Migration {
@@ -42,6 +43,28 @@ DROP INDEX ${identifiers}_rid;
 ALTER TABLE ${identifiers} DROP CONSTRAINT ${identifiers}_pkey;
 CREATE INDEX ${identifiers}_value ON ${identifiers} USING hash (value);
 `;
+
+// Every stored e-mail address indexed by its hash too (kind 2 → 6, 3 → 7): the lower-case hex SHA-256 of its
+// UTF-8 bytes, as src/identifiers/email-hash.ts hashes; each record's sorted list gains the same keys.
+const sha256Hex = (text: string) => `encode(sha256(convert_to(${text}, 'UTF8')), 'hex')`;
+const hashedEmails = () => {
+  const { work_email: work, personal_email: personal } = IDENTIFIER_KIND_CODES;
+  const { work_email_sha256: workHash, personal_email_sha256: personalHash } = IDENTIFIER_KIND_CODES;
+  return `
+INSERT INTO people_ident (kind, value, rid)
+  SELECT CASE kind WHEN ${work} THEN ${workHash} ELSE ${personalHash} END, ${sha256Hex('value')}, rid
+  FROM people_ident WHERE kind IN (${work}, ${personal});
+UPDATE people SET idents = ARRAY(
+  SELECT key FROM (
+    SELECT unnest(idents) AS key
+    UNION ALL
+    SELECT CASE split_part(e, ':', 1) WHEN '${work}' THEN '${workHash}:' ELSE '${personalHash}:' END
+           || ${sha256Hex("substr(e, strpos(e, ':') + 1)")}
+    FROM unnest(idents) AS e WHERE split_part(e, ':', 1) IN ('${work}', '${personal}')
+  ) keys ORDER BY key COLLATE "C")
+WHERE EXISTS (SELECT 1 FROM unnest(idents) AS e WHERE split_part(e, ':', 1) IN ('${work}', '${personal}'));
+`;
+};
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   {
@@ -163,8 +186,8 @@ INSERT INTO retired_key_hashes (hash, key_id)
   SELECT previous_hash, id FROM api_keys WHERE previous_hash IS NOT NULL;
 `,
   },
+  { version: 7, name: 'hashed e-mail identifiers', sql: hashedEmails() },
   {
-    // 8 (7 is the hashed e-mail identifiers', on another branch): self-contained, renumber freely.
     version: 8,
     name: 'search tables',
     // Each record's derived search columns (src/search/facts.ts), keyed by its rid and deleted with it;

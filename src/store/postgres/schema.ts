@@ -8,6 +8,8 @@ export const IDENTIFIER_KIND_CODES: Readonly<Record<IdentifierKind, number>> = {
   personal_email: 3,
   domain: 4,
   abn: 5,
+  work_email_sha256: 6,
+  personal_email_sha256: 7,
 };
 
 /** The record table and identifier table of an entity. */

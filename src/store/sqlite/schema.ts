@@ -1,5 +1,6 @@
 // The SQLite schema as a list of migrations, applied in order and tracked in PRAGMA user_version.
 import type Database from 'better-sqlite3';
+import { emailSha256 } from '../../identifiers/email-hash.js';
 import type { Entity, IdentifierKind } from '../store.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
 import { SEARCH_MIGRATION } from './search-schema.js';
@@ -11,6 +12,8 @@ export const KIND_CODES: Readonly<Record<IdentifierKind, number>> = {
   personal_email: 3,
   domain: 4,
   abn: 5,
+  work_email_sha256: 6,
+  personal_email_sha256: 7,
 };
 
 /** Table names per entity; the only strings ever interpolated into SQL. */
@@ -56,6 +59,34 @@ const identifiersById = (records: string, idents: string) => `
   DROP TABLE ${idents};
   ALTER TABLE ${idents}_by_id RENAME TO ${idents};
 `;
+
+/** SQLite has no SHA-256 of its own: migrate() lends it this one, as src/identifiers/email-hash.ts hashes. */
+const SHA256 = 'enrich_email_sha256';
+
+/**
+ * 9: every stored e-mail address is indexed by its hash too (kind 2 → 6, 3 → 7), as personIdentifiers lists
+ * them for a record imported now: after the plain identifiers, the work addresses' hashes, then the
+ * personal ones', each in the order of its address. The generation moves on, so that a serving index built
+ * before is rebuilt by the next process to open it (and by a running server within a second).
+ */
+const hashedEmails = () => {
+  const { work_email: work, personal_email: personal } = KIND_CODES;
+  const hashed = (kind: string) =>
+    `CASE ${kind} WHEN ${work} THEN ${KIND_CODES.work_email_sha256} ELSE ${KIND_CODES.personal_email_sha256} END`;
+  return `
+  INSERT OR IGNORE INTO people_ident (kind, value, id)
+    SELECT ${hashed('kind')}, ${SHA256}(value), id FROM people_ident WHERE kind IN (${work}, ${personal});
+  UPDATE people SET idents = (
+    SELECT json_group_array(json(entry) ORDER BY part, position) FROM (
+      SELECT j.value AS entry, 0 AS part, j.key AS position FROM json_each(people.idents) j
+      UNION ALL
+      SELECT json_array(${hashed('j.value ->> 0')}, ${SHA256}(j.value ->> 1)),
+             CASE j.value ->> 0 WHEN ${work} THEN 1 ELSE 2 END, j.key
+      FROM json_each(people.idents) j WHERE j.value ->> 0 IN (${work}, ${personal})
+    )
+  ) WHERE EXISTS (SELECT 1 FROM json_each(people.idents) j WHERE j.value ->> 0 IN (${work}, ${personal}));
+  UPDATE serving_state SET generation = generation + 1;`;
+};
 
 /** Migration n (1-based) brings user_version from n-1 to n. Append only. */
 export const MIGRATIONS: readonly string[] = [
@@ -161,8 +192,8 @@ export const MIGRATIONS: readonly string[] = [
    INSERT INTO retired_key_hashes (hash, key_id)
      SELECT previous_hash, id FROM keys WHERE previous_hash IS NOT NULL;
    DROP INDEX keys_previous_hash;`,
-  // 9 (10 once the hashed e-mail identifiers' migration is merged before it): search tables, their
-  // indexes and FTS5, filled from every stored record (search-schema.ts).
+  hashedEmails(),
+  // 10: search tables, their indexes and FTS5, filled from every stored record (search-schema.ts).
   SEARCH_MIGRATION,
 ];
 
@@ -183,14 +214,23 @@ export function applyPragmas(db: Database.Database, readonly: boolean): void {
   db.pragma('synchronous = NORMAL');
 }
 
+/** The SQL functions migrations call (SQLite has no SHA-256 of its own). */
+export function registerMigrationFunctions(db: Database.Database): void {
+  db.function(SHA256, { deterministic: true }, (value) => emailSha256(String(value)));
+}
+
 /** Brings the schema up to date; refuses a database written by a newer version of the service. */
 export function migrate(db: Database.Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new Error(`database schema version ${current} is newer than this service (${SCHEMA_VERSION})`);
   }
+  if (current < SCHEMA_VERSION) registerMigrationFunctions(db);
   for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
     db.transaction(() => {
+      // Another process opening the file at the same time (a cluster's workers) may have applied it since
+      // `current` was read; now that this one holds the write lock, it knows.
+      if ((db.pragma('user_version', { simple: true }) as number) >= version) return;
       db.exec(MIGRATIONS[version - 1]!);
       db.pragma(`user_version = ${version}`);
     }).immediate();

@@ -1,6 +1,9 @@
 // PostgreSQL schema migrations: versions, races, moving data between layouts, and refusing to run behind.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { prepareLine } from '../../../src/ingest/prepare.js';
+import { identifierKeys, identifierRow } from '../../../src/store/postgres/identifiers.js';
 import { LATEST_POSTGRES_VERSION, POSTGRES_MIGRATIONS } from '../../../src/store/postgres/migrations.js';
 import {
   DatabaseNotMigratedError,
@@ -8,6 +11,7 @@ import {
   openPostgresStore,
   postgresSchemaStatus,
 } from '../../../src/store/postgres/store.js';
+import type { RecordToStore } from '../../../src/store/store.js';
 import { StoreUnavailableError } from '../../../src/store/unavailable.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/pg-database.js';
 
@@ -114,6 +118,57 @@ describe('postgres migrations', () => {
     expect(
       (await store.searchCompanies({ filters: {}, q: ['ledger'], limit: 10 })).hits.map((h) => h.id),
     ).toEqual(['c1']);
+    await store.close();
+  });
+
+  it('indexes the e-mail hashes of records stored before migration 7, as an import lists them', async () => {
+    const { url, client } = await databaseBefore(7);
+    const jane = prepareLine(
+      'people',
+      JSON.stringify({
+        id: 'fp000000000001',
+        linkedin: 'jane-doe',
+        emails: { work: [{ value: 'Jane@Acme.com.au' }], personal: [{ value: 'zoë@example.com' }] },
+      }),
+    ) as RecordToStore;
+    // As migration 6 left it: the plain identifiers, on the record and in the index.
+    const plain = identifierKeys({
+      ...jane,
+      identifiers: jane.identifiers.filter((i) => !i.kind.endsWith('sha256')),
+    });
+    await client.query(`INSERT INTO people (rid, id, etag, body, idents) VALUES (1, $1, $2, $3, $4)`, [
+      jane.id,
+      jane.etag,
+      jane.body,
+      plain,
+    ]);
+    for (const key of plain) {
+      const { kind, value } = identifierRow(key, 1);
+      await client.query('INSERT INTO people_ident (kind, value, rid) VALUES ($1, $2, 1)', [kind, value]);
+    }
+    await client.end();
+
+    expect((await migratePostgres(url)).applied).toContain(7);
+    const store = await openPostgresStore({ url });
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(await store.findIds('people', 'work_email_sha256', sha256('jane@acme.com.au'), 5)).toEqual([
+      jane.id,
+    ]);
+    expect(await store.findIds('people', 'personal_email_sha256', sha256('zoë@example.com'), 5)).toEqual([
+      jane.id,
+    ]);
+    // The record's list is what an import writes now, and a later write removes exactly the rows it drops.
+    const check = new pg.Client({ connectionString: url });
+    await check.connect();
+    const { rows } = await check.query<{ idents: string[] }>('SELECT idents FROM people');
+    expect(rows[0]?.idents).toEqual(identifierKeys(jane));
+    await store.upsert('people', [
+      { ...jane, identifiers: jane.identifiers.filter((i) => i.kind !== 'work_email_sha256') },
+    ]);
+    expect(await store.findIds('people', 'work_email_sha256', sha256('jane@acme.com.au'), 5)).toEqual([]);
+    const count = await check.query<{ n: string }>('SELECT count(*) AS n FROM people_ident');
+    expect(Number(count.rows[0]?.n)).toBe(jane.identifiers.length - 1);
+    await check.end();
     await store.close();
   });
 

@@ -1,5 +1,6 @@
 // The SQLite backend: the shared contract on a temp file, plus what only a file-backed store does.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,11 +10,19 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { issueKey } from '../../../src/auth/keys.js';
 import { hashToken, mintToken } from '../../../src/auth/tokens.js';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../../src/store/sqlite/schema.js';
+import { prepareLine } from '../../../src/ingest/prepare.js';
+import {
+  KIND_CODES,
+  MIGRATIONS,
+  registerMigrationFunctions,
+  SCHEMA_VERSION,
+} from '../../../src/store/sqlite/schema.js';
 import { SEARCH_MIGRATION } from '../../../src/store/sqlite/search-schema.js';
 import { openSqliteStore } from '../../../src/store/sqlite/store.js';
+import type { RecordToStore } from '../../../src/store/store.js';
 import { describeStoreContract } from '../contract.js';
 
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 const WRITER_CHILD = fileURLToPath(new URL('./writer-child.ts', import.meta.url));
 const dirs: string[] = [];
 const tempPath = (...parts: string[]) => {
@@ -117,6 +126,7 @@ describe('sqlite store', () => {
     const path = tempPath('enrich.db');
     const db = new Database(path);
     const before = MIGRATIONS.indexOf(SEARCH_MIGRATION);
+    registerMigrationFunctions(db);
     for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
     const insert = (table: string, id: string, record: object) =>
       db
@@ -138,6 +148,50 @@ describe('sqlite store', () => {
       (await store.searchCompanies({ filters: {}, q: ['ledger'], limit: 10 })).hits.map((h) => h.id),
     ).toEqual(['c1']);
     await store.close();
+  });
+
+  it('indexes the e-mail hashes of records stored before version 9 as an import lists them, index included', async () => {
+    const path = tempPath('enrich.db');
+    const jane = prepareLine(
+      'people',
+      JSON.stringify({
+        id: 'fp000000000001',
+        linkedin: 'jane-doe',
+        emails: {
+          work: [{ value: 'Jane@Acme.com.au' }, { value: 'info@acme.com.au' }],
+          personal: [{ value: 'zoë@example.com' }],
+        },
+      }),
+    ) as RecordToStore;
+    const hashed = (kind: string) => kind.endsWith('_sha256');
+    // As version 8 stored it: no hashes, in SQLite and in the serving index beside it.
+    const before = openSqliteStore(path);
+    await before.upsert('people', [
+      { ...jane, identifiers: jane.identifiers.filter((i) => !hashed(i.kind)) },
+    ]);
+    await before.close();
+    const db = new Database(path);
+    // Back to version 8: the later migrations' tables go (search's), its number with them.
+    const virtual = db.prepare("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'");
+    for (const name of virtual.pluck().all()) db.exec(`DROP TABLE ${name}`);
+    db.exec('DROP TABLE people_search; DROP TABLE companies_search;');
+    db.pragma('user_version = 8');
+    db.close();
+
+    const store = openSqliteStore(path);
+    // Read from the serving index, rebuilt: it held no hashes.
+    const hash = sha256Hex('zoë@example.com');
+    const served = store.findRecords('people', 'personal_email_sha256', hash, 11).map((r) => r.id);
+    expect(served).toEqual([jane.id]);
+    expect(await store.findIds('people', 'work_email_sha256', sha256Hex('jane@acme.com.au'), 5)).toEqual([
+      jane.id,
+    ]);
+    await store.close();
+    const after = new Database(path, { readonly: true });
+    const idents = after.prepare('SELECT idents FROM people').pluck().get();
+    expect(idents).toBe(JSON.stringify(jane.identifiers.map(({ kind, value }) => [KIND_CODES[kind], value])));
+    expect(after.prepare('SELECT count(*) FROM people_ident').pluck().get()).toBe(jane.identifiers.length);
+    after.close();
   });
 
   it('carries the audit record index of a version 3 database into buckets', async () => {

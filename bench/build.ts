@@ -1,6 +1,14 @@
 // Compiling the code under test into the benchmark's own directory: the working tree, or a git revision.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { runToEnd } from './children.js';
 
@@ -19,12 +27,21 @@ const TIMEOUT_MS = 5 * 60_000;
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
 
-/** `npm run build` of the working tree; returns what was built, for the report. */
-async function buildWorkingTree(): Promise<string> {
-  await runToEnd('npm run build', 'npm', ['run', 'build', '--silent', '--', '--outDir', STAGE], {
+const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** The server's build (`tsc -p tsconfig.build.json`, as `npm run build` does first) of `project` into STAGE. */
+const compile = (project: string) =>
+  runToEnd('tsc', process.execPath, [TSC, '-p', project, '--outDir', STAGE], {
     cwd: ROOT,
     timeoutMs: TIMEOUT_MS,
   });
+
+/**
+ * The working tree's server, built as `npm run build` builds it; returns what was built, for the report.
+ * (Not `npm run build -- --outDir`: that script builds the client too, and the flag would reach only it.)
+ */
+async function buildWorkingTree(): Promise<string> {
+  await compile(path.join(ROOT, 'tsconfig.build.json'));
   const head = git('rev-parse', '--short', 'HEAD');
   return git('status', '--porcelain', '--', 'src') ? `working tree on ${head}, src/ modified` : head;
 }
@@ -39,16 +56,7 @@ async function buildRevision(revision: string): Promise<string> {
     maxBuffer: 1024 ** 3,
   });
   execFileSync('tar', ['-x', '-C', TREE], { input: archive });
-  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  await runToEnd(
-    'tsc',
-    process.execPath,
-    [tsc, '-p', path.join(TREE, 'tsconfig.build.json'), '--outDir', STAGE],
-    {
-      cwd: ROOT,
-      timeoutMs: TIMEOUT_MS,
-    },
-  );
+  await compile(path.join(TREE, 'tsconfig.build.json'));
   return `${commit} (built from git)`;
 }
 
@@ -59,6 +67,8 @@ export async function build(revision?: string): Promise<string> {
   const description = revision ? await buildRevision(revision) : await buildWorkingTree();
   rmSync(BUILD_DIR, { recursive: true, force: true });
   renameSync(STAGE, BUILD_DIR);
+  // The CLI reads its version from the package.json two levels above dist/cli, as in a checkout.
+  copyFileSync(path.join(ROOT, 'package.json'), path.join(CACHE, 'package.json'));
   writeFileSync(DESCRIPTION, `${description}, built ${new Date().toISOString().slice(0, 16)} UTC`);
   return readFileSync(DESCRIPTION, 'utf8');
 }

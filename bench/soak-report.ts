@@ -68,9 +68,13 @@ function minuteRow(m: Minute): string[] {
     mib(m.rss.fileBytes),
     mib(m.storeBytes),
     cores(m.serverCores),
+    int(cpuPerRequestUs(m)),
     cores(m.otherCores),
   ];
 }
+
+/** The server's CPU per request, µs: what a leak or a growing structure would raise, whatever the noise. */
+const cpuPerRequestUs = (m: Minute) => (m.serverCores * m.segment.seconds * 1e6) / m.segment.requests;
 
 export interface Verdicts {
   unexpected: number;
@@ -79,6 +83,8 @@ export interface Verdicts {
   /** Worst minute's p99 ÷ the median minute's. */
   p99Spread: number;
   achievedShare: number;
+  /** Server CPU per request, last minute ÷ second; undefined under three minutes. */
+  cpuRatio: number | undefined;
 }
 
 export function verdictsOf(r: Pick<SoakResults, 'minutes' | 'target'>): Verdicts {
@@ -91,6 +97,8 @@ export function verdictsOf(r: Pick<SoakResults, 'minutes' | 'target'>): Verdicts
     rssRatio: minutes.length >= 3 && second && last ? total(last.rss) / total(second.rss) : undefined,
     p99Spread: Math.max(...p99s) / median(p99s),
     achievedShare: median(minutes.map((m) => m.segment.perSecond)) / r.target,
+    cpuRatio:
+      minutes.length >= 3 && second && last ? cpuPerRequestUs(last) / cpuPerRequestUs(second) : undefined,
   };
 }
 
@@ -123,6 +131,12 @@ function verdictTable(v: Verdicts): string {
         met(v.p99Spread <= P99_SPREAD),
       ],
       ['rate achieved ÷ offered (median minute)', 'reported', times(v.achievedShare), 'reported'],
+      [
+        'server CPU per request, last minute ÷ second',
+        'reported',
+        v.cpuRatio === undefined ? '–' : times(v.cpuRatio),
+        'reported',
+      ],
     ],
     [2],
   );
@@ -179,10 +193,11 @@ export function renderSoakReport(r: SoakResults): string {
         'RssFile',
         'store',
         'server cores',
+        'server µs per request',
         'other cores',
       ],
       r.minutes.map(minuteRow),
-      [...Array(17).keys()].slice(1),
+      [...Array(20).keys()].slice(1),
     ),
     '',
     verdictTable(v),
@@ -192,6 +207,7 @@ export function renderSoakReport(r: SoakResults): string {
     '- Each response is counted against its class by the request id the server echoes (`X-Request-Id`); an unexpected error is a status the class should not get, a connect, read or write error, or a timeout (10 s).',
     '- RSS is RssAnon (the server processes\' own memory) and RssFile (mapped file pages: the serving index, shared by every worker, counted once per process) summed over the server\'s processes at the end of each minute; "store" is the SQLite file and its WAL, which grow with the audit log (one entry per keyed request).',
     '- p99 is of every response in the minute, whatever its status; wrk paces each connection by a pause after each response, so a slower server is offered fewer requests rather than queueing them (the req/s column shows it).',
+    '- "server µs per request" is the server processes\' CPU time in the minute divided by its requests: unlike p99 it does not move with other processes\' load, and a leak or an ever-growing structure on the request path would raise it.',
     ...(unexpectedWhich.size > 0
       ? [`- Unexpected statuses: ${[...unexpectedWhich].map(([k, n]) => `${k} ×${int(n)}`).join(', ')}.`]
       : []),

@@ -36,7 +36,7 @@ function contents(db: Database.Database): StoreContents {
   };
 }
 
-/** Makes a file's bytes, then its name in its directory, survive a crash. */
+/** Flushes a file, or a directory's entries (a rename in it), to disk. */
 function fsyncPath(path: string): void {
   const fd = openSync(path, 'r');
   try {

@@ -6,9 +6,10 @@ import type { MixedRequest, Token } from './soak-mix.js';
 import { runWrkScript } from './wrk.js';
 
 /**
- * Every request is formatted once, in init(). `delay` pauses a connection after each response (wrk's
- * pacing: closed-loop, so a slower server is offered fewer requests). `response` counts statuses by the
- * class the echoed request id names; done() gathers the thread's counts and writes one JSON line.
+ * Every request is formatted once, in init(). With a rate, `delay` holds each connection until the next
+ * free slot of one schedule (LuaJIT's ffi reads the monotonic clock): an open-loop, fixed rate whatever
+ * the latency, as long as enough connections are free. `response` counts statuses by the class the echoed
+ * request id names; done() gathers the thread's counts and writes one JSON line.
  */
 const SCRIPT = `
 local threads = {}
@@ -28,7 +29,7 @@ function init(args)
   end
   i = tonumber(os.getenv("SOAK_OFFSET") or "0") % #requests
 end
-local pause = tonumber(os.getenv("SOAK_DELAY") or "0")
+local rate = tonumber(os.getenv("SOAK_RATE") or "0")
 counts = {}
 
 request = function()
@@ -36,7 +37,27 @@ request = function()
   if i > #requests then i = 1 end
   return requests[i]
 end
-if pause > 0 then delay = function() return pause end end
+
+if rate > 0 then
+  local ffi = require("ffi")
+  ffi.cdef[[
+    typedef struct { long tv_sec; long tv_nsec; } soak_timespec;
+    int clock_gettime(int clock, soak_timespec *now);
+  ]]
+  local clock = ffi.new("soak_timespec")
+  local function now_ms()
+    ffi.C.clock_gettime(1, clock) -- CLOCK_MONOTONIC
+    return tonumber(clock.tv_sec) * 1000 + tonumber(clock.tv_nsec) / 1e6
+  end
+  local interval = 1000 / rate
+  local slot = 0
+  delay = function()
+    local now = now_ms()
+    if slot < now - 100 then slot = now end -- a stall is caught up for 100 ms at most
+    slot = slot + interval
+    return math.max(0, math.floor(slot - now))
+  end
+end
 response = function(status, headers, body)
   local key = (headers["x-request-id"] or headers["X-Request-Id"] or "?") .. " " .. status
   counts[key] = (counts[key] or 0) + 1
@@ -109,14 +130,14 @@ export function prepareMix(
 let offset = 0;
 
 /**
- * One wrk run of the mix: `connections` connections for `seconds`, each pausing `delayMs` after every
- * response (0: flat out). Each run starts further along the list of requests than the last.
+ * One wrk run of the mix: `connections` connections for `seconds`, at `rate` requests a second (0: flat
+ * out). Each run starts further along the list of requests than the last.
  */
 export async function runMix(
   load: MixLoad,
   seconds: number,
   connections: number,
-  delayMs: number,
+  rate: number,
   onStart?: (pid: number) => void,
 ): Promise<Segment> {
   const { main, limited, unknown } = load.tokens;
@@ -124,7 +145,7 @@ export async function runMix(
   const env = {
     SOAK_TOKENS: [main, limited, unknown].join(','),
     SOAK_REQUESTS: load.requests,
-    SOAK_DELAY: String(delayMs),
+    SOAK_RATE: String(rate),
     SOAK_OFFSET: String(offset),
   };
   const { output: o, cpuSeconds } = await runWrkScript<SegmentOutput>(
@@ -151,18 +172,8 @@ export async function runMix(
   };
 }
 
-/** The pause after each response that paced connections use: long beside a response's latency. */
-export const PACING_DELAY_MS = 10;
-
 /**
- * The number of paced connections that offers about `target` requests a second: a first guess from
- * the pause alone, then corrected twice by short runs (each connection also waits for its responses).
+ * Connections for a run at `rate`: enough that responses taking 50 ms on average still leave one free for
+ * every slot; slower than that, the rate falls short (and the report shows it).
  */
-export async function calibrate(load: MixLoad, target: number, probeSeconds = 5): Promise<number> {
-  let connections = Math.max(1, Math.round((target * PACING_DELAY_MS) / 1000));
-  for (let round = 0; round < 2; round++) {
-    const probe = await runMix(load, probeSeconds, connections, PACING_DELAY_MS);
-    connections = Math.max(1, Math.round((connections * target) / Math.max(1, probe.perSecond)));
-  }
-  return connections;
-}
+export const connectionsFor = (rate: number, atLeast: number) => Math.max(atLeast, Math.ceil(rate * 0.05));

@@ -29,7 +29,7 @@ export const SOAK_USAGE = `npm run soak -- [options]
   --companies N     companies (default 10000)
   --workers N       server processes (default: every core, ${os.availableParallelism()} here)
   --max-seconds S   seconds of the flat-out run that measures the maximum rate (default 10)
-  --connections C   connections of that run (default 50)
+  --connections C   connections of that run, and the fewest the soak uses (default 50)
   --sample N        people and companies the requests are drawn from (default 2000)
   --seed S          data set and sampling seed (default 1)
   --data-cache DIR  keep generated data sets in DIR and reuse them

@@ -17,7 +17,9 @@ export interface Minute {
   /** The server tree's RSS at the end of the minute, and the highest sample in it. */
   rss: RssParts;
   peakRss: number;
-  storeBytes: number;
+  /** The SQLite file and its WAL at the end of the minute: the audit log grows them. */
+  dbBytes: number;
+  walBytes: number;
   serverCores: number;
   loadCores: number;
   otherCores: number;
@@ -66,7 +68,8 @@ function minuteRow(m: Minute): string[] {
     int(m.segment.socketErrors),
     mib(m.rss.anonBytes),
     mib(m.rss.fileBytes),
-    mib(m.storeBytes),
+    mib(m.dbBytes),
+    mib(m.walBytes),
     cores(m.serverCores),
     int(cpuPerRequestUs(m)),
     cores(m.otherCores),
@@ -172,8 +175,8 @@ export function renderSoakReport(r: SoakResults): string {
       `connections, p99 ${ms(r.max.p99Ms)} ms, ${int(r.maxUnexpected)} unexpected). \`enrich serve\` with ${o.workers} ` +
       `worker(s) over SQLite: ${int(r.sizes.people)} people, ${int(r.sizes.companies)} companies (seed ${r.sizes.seed}); ` +
       `requests drawn from ${int(r.pool.people.length)} people, ${int(r.pool.companies.length)} companies and ` +
-      `${int(r.pool.sharedInboxes.length)} shared inboxes. wrk (one thread, on the same cores) paced ${r.connections} ` +
-      `connections, each pausing 10 ms after every response. Load average at the start: ` +
+      `${int(r.pool.sharedInboxes.length)} shared inboxes. wrk (one thread, on the same cores) sent them on a fixed schedule over ` +
+      `${r.connections} connections. Load average at the start: ` +
       `${r.loadAverage.map((n) => n.toFixed(2)).join(', ')}; other processes used a median of ${cores(otherCores)} cores.`,
     '',
     mixTable(),
@@ -191,13 +194,14 @@ export function renderSoakReport(r: SoakResults): string {
         'socket errors',
         'RssAnon',
         'RssFile',
-        'store',
+        'SQLite file',
+        'WAL',
         'server cores',
         'server µs per request',
         'other cores',
       ],
       r.minutes.map(minuteRow),
-      [...Array(20).keys()].slice(1),
+      [...Array(21).keys()].slice(1),
     ),
     '',
     verdictTable(v),
@@ -205,8 +209,8 @@ export function renderSoakReport(r: SoakResults): string {
     'Notes:',
     '',
     '- Each response is counted against its class by the request id the server echoes (`X-Request-Id`); an unexpected error is a status the class should not get, a connect, read or write error, or a timeout (10 s).',
-    '- RSS is RssAnon (the server processes\' own memory) and RssFile (mapped file pages: the serving index, shared by every worker, counted once per process) summed over the server\'s processes at the end of each minute; "store" is the SQLite file and its WAL, which grow with the audit log (one entry per keyed request).',
-    '- p99 is of every response in the minute, whatever its status; wrk paces each connection by a pause after each response, so a slower server is offered fewer requests rather than queueing them (the req/s column shows it).',
+    "- RSS is RssAnon (the server processes' own memory) and RssFile (mapped file pages: the serving index, shared by every worker, counted once per process) summed over the server's processes at the end of each minute; the SQLite file and its WAL grow with the audit log (one entry per keyed request).",
+    "- p99 is of every response in the minute, whatever its status, timed from when wrk wrote the request. The schedule is kept by wrk's script (each connection waits for the next free slot of one clock); when every connection is waiting for a response, the next slots slip, so an overloaded server is offered fewer requests than the rate (the req/s column shows it) and queueing before a request is sent is not in its latency.",
     '- "server µs per request" is the server processes\' CPU time in the minute divided by its requests: unlike p99 it does not move with other processes\' load, and a leak or an ever-growing structure on the request path would raise it.',
     ...(unexpectedWhich.size > 0
       ? [`- Unexpected statuses: ${[...unexpectedWhich].map(([k, n]) => `${k} ×${int(n)}`).join(', ')}.`]

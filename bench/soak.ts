@@ -7,7 +7,7 @@ import { obtainDataset } from './data-files.js';
 import { createKey, loadStore, serve } from './enrich.js';
 import { say } from './log.js';
 import { runScript } from './session.js';
-import { calibrate, type MixLoad, PACING_DELAY_MS, prepareMix, runMix, type Segment } from './soak-load.js';
+import { connectionsFor, type MixLoad, prepareMix, runMix, type Segment } from './soak-load.js';
 import { drawPool, LIMITED_RATE, MIX, mixRequests } from './soak-mix.js';
 import { parseSoakOptions, SOAK_USAGE } from './soak-options.js';
 import { type Minute, renderSoakReport } from './soak-report.js';
@@ -33,26 +33,28 @@ export function unexpectedOf(segment: Segment): { count: number; which: Map<stri
   return { count, which };
 }
 
-/** The SQLite file and its WAL: what the audit log adds as it grows. */
-function storeBytes(db: string): number {
-  const size = (file: string) => {
-    try {
-      return statSync(file).size;
-    } catch {
-      return 0;
-    }
-  };
-  return size(db) + size(`${db}-wal`);
+/** A file's size, 0 when it is not there. */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+interface Pace {
+  rate: number;
+  connections: number;
 }
 
 /** One minute of the mix at the soak rate, with the server tree's RSS sampled every 5 s. */
-async function soakMinute(load: MixLoad, connections: number, server: number, db: string, n: number) {
+async function soakMinute(load: MixLoad, pace: Pace, server: number, db: string, n: number) {
   const samples: RssParts[] = [];
   const sampler = setInterval(() => samples.push(treeRss(server)), RSS_EVERY_MS);
   const cpuBefore = treeCpuSeconds(server);
   const machineBefore = machineBusySeconds();
   const started = performance.now();
-  const segment = await runMix(load, MINUTE_SECONDS, connections, PACING_DELAY_MS).finally(() =>
+  const segment = await runMix(load, MINUTE_SECONDS, pace.connections, pace.rate).finally(() =>
     clearInterval(sampler),
   );
   const wall = (performance.now() - started) / 1000;
@@ -66,7 +68,8 @@ async function soakMinute(load: MixLoad, connections: number, server: number, db
     unexpectedWhich: unexpected.which,
     rss: treeRss(server),
     peakRss: samples.reduce((max, s) => Math.max(max, s.anonBytes + s.fileBytes), 0),
-    storeBytes: storeBytes(db),
+    dbBytes: sizeOf(db),
+    walBytes: sizeOf(`${db}-wal`),
     serverCores: serverCpu / segment.seconds,
     loadCores: segment.loadCpuSeconds / segment.seconds,
     otherCores: Math.max(0, otherCpu) / wall,
@@ -101,13 +104,10 @@ runScript('soak', parseSoakOptions, SOAK_USAGE, async (session) => {
     say(`maximum rate: ${o.maxSeconds} s flat out over ${o.connections} connections`);
     const max = await runMix(load, o.maxSeconds, o.connections, 0);
     const target = Math.round((max.perSecond * o.share) / 100);
-    say(`maximum ${Math.round(max.perSecond)} req/s; calibrating connections for ${target} req/s`);
-    const connections = await calibrate(load, target);
-    say(`soak: ${o.minutes} minute(s) at ${target} req/s offered, ${connections} paced connections`);
+    const pace = { rate: target, connections: connectionsFor(target, o.connections) };
+    say(`maximum ${Math.round(max.perSecond)} req/s; soak: ${o.minutes} minute(s) at ${target} req/s`);
     const minutes: Minute[] = [];
-    for (let n = 1; n <= o.minutes; n++) {
-      minutes.push(await soakMinute(load, connections, server.child.pid, db, n));
-    }
+    for (let n = 1; n <= o.minutes; n++) minutes.push(await soakMinute(load, pace, server.child.pid, db, n));
     return renderSoakReport({
       ...session,
       sizes,
@@ -115,7 +115,7 @@ runScript('soak', parseSoakOptions, SOAK_USAGE, async (session) => {
       max,
       maxUnexpected: unexpectedOf(max).count + max.socketErrors,
       target,
-      connections,
+      connections: pace.connections,
       minutes,
     });
   } finally {

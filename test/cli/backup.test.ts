@@ -236,6 +236,40 @@ describe('enrich backup and restore', () => {
     expect(valueIn(elsewhere, 'PRAGMA quick_check')).toBe('ok');
   });
 
+  it('restores a copy taken during a bulk load into an empty store with its identifier index built', async () => {
+    const empty = join(dir, 'bulk', 'enrich.db');
+    const copy = join(dir, 'bulk', 'copy.db');
+    const importing = startEnrich(['import', 'people', bigFile, '--db', empty]);
+    const imported = () => {
+      try {
+        return countIn(empty, 'SELECT count(*) FROM people');
+      } catch {
+        return 0; // not created yet
+      }
+    };
+    while (imported() === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(enrich(['backup', copy, '--db', empty]).status).toBe(0);
+    await importing.done;
+    // The copy caught the load half-way, and says that no one is finishing it.
+    expect(valueIn(copy, 'SELECT writer FROM bulk_loads')).toBe('{"pid":0,"started":0}');
+
+    const restored = join(dir, 'bulk', 'restored.db');
+    expect(enrich(['restore', copy, '--db', restored]).status).toBe(0);
+    expect(countIn(restored, 'SELECT count(*) FROM bulk_loads')).toBe(0);
+    // One of the first batch, which the copy holds.
+    const record = readFileSync(bigFile, 'utf8')
+      .split('\n', 100)
+      .map((line) => JSON.parse(line))
+      .find((person) => person.emails?.personal?.[0]?.value);
+    const store = openSqliteStore(restored, { servingIndex: false }); // SQLite's own identifier index
+    try {
+      const email = record.emails.personal[0].value.toLowerCase();
+      expect(await store.findIds('people', 'personal_email', email, 2)).toEqual([record.id]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('points at PostgreSQL’s own tools when DATABASE_URL is set', () => {
     const env = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' };
     const backedUp = enrich(['backup', join(dir, 'pg.db')], env);

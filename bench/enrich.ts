@@ -76,14 +76,23 @@ export async function migrate(databaseUrl: string): Promise<void> {
   await enrich('enrich migrate', ['migrate'], MINUTE, { DATABASE_URL: databaseUrl });
 }
 
-/** A key for the benchmark: a rate far above anything the load reaches, so it never limits. */
-export async function createBenchKey(db: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const args = ['keys', 'create', '--name', 'benchmark', '--rate', '1000000', ...dbArgs(db)];
+/** `enrich keys create --name NAME --rate RATE`: the new key's bearer token. */
+export async function createKey(
+  db: string,
+  name: string,
+  rate: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<string> {
+  const args = ['keys', 'create', '--name', name, '--rate', `${rate}`, ...dbArgs(db)];
   const { stdout } = await enrich('enrich keys create', args, MINUTE, env);
   const token = stdout.trim().split('\n').at(-1);
   if (!token) throw new Error('enrich keys create printed no token');
   return token;
 }
+
+/** A key for the benchmark: a rate far above anything the load reaches, so it never limits. */
+export const createBenchKey = (db: string, env: NodeJS.ProcessEnv = {}) =>
+  createKey(db, 'benchmark', 1_000_000, env);
 
 export interface LoadedStore {
   people: ImportSummary;

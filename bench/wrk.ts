@@ -58,25 +58,29 @@ interface WrkRun {
   p99: number;
 }
 
-/** One wrk run; `onStart` is told its pid once it runs (to sample its CPU). */
-function wrk(
-  spec: LoadSpec,
-  seconds: number,
-  files: { script: string; paths: string; bodies: string },
-  connections: number,
-  delayMs: number,
+/** A wrk process: one thread, `connections` connections for `seconds`, driven by a Lua script. */
+export interface WrkScriptRun {
+  origin: string;
+  script: string;
+  /** What the script reads from its environment. */
+  env: Record<string, string>;
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Runs wrk with a script whose done() writes one JSON line last; resolves with that line parsed and the
+ * CPU seconds wrk used. `onStart` is told its pid once it runs.
+ */
+export function runWrkScript<T>(
+  run: WrkScriptRun,
   onStart?: (pid: number) => void,
-): Promise<{ run: WrkRun; cpuSeconds: number }> {
-  const headers = Object.entries(spec.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', ...headers];
-  const child = spawn('wrk', [...args, '-s', files.script, `${spec.origin}/`], {
-    env: {
-      ...process.env,
-      ENRICH_PATHS: files.paths,
-      ENRICH_BODIES: files.bodies,
-      ENRICH_DELAY: String(delayMs),
-      ENRICH_METHOD: spec.method ?? 'GET',
-    },
+): Promise<{ output: T; cpuSeconds: number }> {
+  const headers = Object.entries(run.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const args = ['-t1', `-c${run.connections}`, `-d${run.seconds}s`, '--timeout', '10s', ...headers];
+  const child = spawn('wrk', [...args, '-s', run.script, `${run.origin}/`], {
+    env: { ...process.env, ...run.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   onStart?.(child.pid!);
@@ -93,9 +97,37 @@ function wrk(
       clearInterval(sampler);
       const line = out.trim().split('\n').at(-1) ?? '';
       if (code !== 0 || !line.startsWith('{')) return reject(new Error(`wrk exited ${code}: ${err || out}`));
-      resolve({ run: JSON.parse(line) as WrkRun, cpuSeconds: cpu });
+      resolve({ output: JSON.parse(line) as T, cpuSeconds: cpu });
     });
   });
+}
+
+/** One run of the lookup script; `onStart` is told its pid once it runs (to sample its CPU). */
+async function wrk(
+  spec: LoadSpec,
+  seconds: number,
+  files: { script: string; paths: string; bodies: string },
+  connections: number,
+  delayMs: number,
+  onStart?: (pid: number) => void,
+): Promise<{ run: WrkRun; cpuSeconds: number }> {
+  const { output, cpuSeconds } = await runWrkScript<WrkRun>(
+    {
+      origin: spec.origin,
+      script: files.script,
+      env: {
+        ENRICH_PATHS: files.paths,
+        ENRICH_BODIES: files.bodies,
+        ENRICH_DELAY: String(delayMs),
+        ENRICH_METHOD: spec.method ?? 'GET',
+      },
+      connections,
+      seconds,
+      headers: spec.headers,
+    },
+    onStart,
+  );
+  return { run: output, cpuSeconds };
 }
 
 /**

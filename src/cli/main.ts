@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { maskSecrets } from '../config.js';
 import { registerAudit } from './audit.js';
+import { registerBackup } from './backup.js';
 import { registerData } from './data.js';
 import { registerGenerate } from './generate.js';
 import { registerKeys } from './keys.js';
@@ -44,6 +45,7 @@ registerKeys(program);
 registerUsage(program);
 registerAudit(program);
 registerPrivacy(program);
+registerBackup(program);
 registerMigrate(program);
 hintAfterErrors(program);
 

@@ -1,5 +1,5 @@
 // Runs the real `enrich` binary (bin/enrich.js over dist/, built by `npm test`) in a child process.
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ENRICH = fileURLToPath(new URL('../../bin/enrich.js', import.meta.url));
@@ -10,8 +10,8 @@ export interface Run {
   stderr: string;
 }
 
-/** The environment of a run: this one's, without a store chosen by it (no DATABASE_URL), plus `env`. */
-function cleanEnv(env: Record<string, string>) {
+/** This process's environment without the store it names (DATABASE_URL, ENRICH_DB), plus `env`. */
+function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const { DATABASE_URL: _u, DATABASE_READ_URL: _r, ENRICH_DB: _d, ...rest } = process.env;
   return { ...rest, ...env };
 }
@@ -42,4 +42,23 @@ export function enrichAsync(args: string[], env: Record<string, string> = {}): P
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+export interface Running {
+  child: ChildProcess;
+  /** Resolves when it exits, with its output and exit code. */
+  done: Promise<Run>;
+}
+
+/** Starts `enrich ...args` like `enrich`, without waiting: the test's own event loop keeps running. */
+export function startEnrich(args: string[], env: Record<string, string> = {}): Running {
+  const child = spawn(process.execPath, [ENRICH, ...args], { env: cleanEnv(env) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const done = new Promise<Run>((resolve) =>
+    child.on('close', (status) => resolve({ status, stdout, stderr })),
+  );
+  return { child, done };
 }

@@ -185,10 +185,14 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
     }, delay).unref();
   });
 
-  // Every worker reads the certificate again on SIGHUP: the primary passes the signal on.
+  // Every worker reads the certificate again on SIGHUP: the primary passes the signal on, to the workers
+  // serving (one still starting has no handler yet, and would die of it; it reads the files as it starts).
   if (config.tlsCert) {
+    const serving = new Set<number>();
+    cluster.on('listening', (worker) => serving.add(worker.id));
+    cluster.on('exit', (worker) => serving.delete(worker.id));
     process.on('SIGHUP', () => {
-      for (const worker of liveWorkers()) worker.process.kill('SIGHUP');
+      for (const worker of liveWorkers()) if (serving.has(worker.id)) worker.process.kill('SIGHUP');
     });
   }
   const listening = allListening(config.workers, config.tlsCert ? 'https' : 'http');

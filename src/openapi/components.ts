@@ -121,6 +121,12 @@ const parameterProblems = {
   },
 };
 
+/**
+ * Marks a query parameter's schema: its example is sent when the operation is tried from a reference page
+ * (the document carries it as a named example Scalar enables, `x-disabled: false`).
+ */
+export const TRY_IT = 'x-try-it';
+
 /** Responses shared by several operations, keyed by component name. */
 export const RESPONSES = {
   BadRequest: problem('The query is not one the operation accepts', KEYED, parameterProblems),

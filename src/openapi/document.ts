@@ -7,7 +7,7 @@ import { Person } from '../schemas/person.js';
 import { Problem } from '../schemas/problem.js';
 import { SEARCH_SCHEMAS } from '../schemas/search.js';
 import { Usage } from '../schemas/usage.js';
-import { HEADERS, headers, publicResponses, RESPONSES } from './components.js';
+import { HEADERS, headers, publicResponses, RESPONSES, TRY_IT } from './components.js';
 
 /** An operation's responses, as OpenAPI response objects or references, by status. */
 export type Responses = Record<string, object>;
@@ -38,6 +38,13 @@ type Document = Record<string, unknown> & { paths?: Record<string, Record<string
 function finished(document: Document): Document {
   for (const pathItem of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(pathItem)) {
+      type Parameter = { schema?: Record<string, unknown>; example?: unknown; examples?: unknown };
+      for (const parameter of (operation.parameters ?? []) as Parameter[]) {
+        if (parameter.schema?.[TRY_IT] !== true) continue;
+        delete parameter.schema[TRY_IT];
+        parameter.examples = { default: { value: parameter.example, 'x-disabled': false } };
+        delete parameter.example;
+      }
       if (operation['x-responses'] === undefined) continue;
       operation.responses = operation['x-responses'];
       delete operation['x-responses'];

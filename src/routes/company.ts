@@ -32,6 +32,7 @@ export function registerCompany(app: FastifyInstance, path: LookupPath) {
       summary: 'Look up one company by any identifier',
       operationId: 'lookupCompany',
       fieldsExample: 'name,industry_codes.abn',
+      tryParam: 'fqdn',
     },
     path,
   );

@@ -10,7 +10,7 @@ import type { LookupPath } from '../http/lookup-path.js';
 import { sendProblem } from '../http/problem.js';
 import type { LookupOperation } from '../lookup/operations.js';
 import { FIELDS_PARAM } from '../lookup/selection.js';
-import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js';
+import { headers, KEYED, responseRef, schemaRef, TRY_IT } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
 
 export interface LookupDocs<P extends string> {
@@ -25,6 +25,8 @@ export interface LookupDocs<P extends string> {
   operationId: string;
   /** A `fields` value selecting from this record, for the document. */
   fieldsExample: string;
+  /** The identifier whose example a reference page sends when tried (one that the demo set holds). */
+  tryParam: P;
 }
 
 declare module 'fastify' {
@@ -61,12 +63,12 @@ function lookupResponses(record: string, entity: string, more: Responses = {}): 
 
 /** The parameters of a lookup, as its query string or its JSON body takes them. */
 function parameters<P extends string>(operation: LookupOperation<P>, docs: LookupDocs<P>, body: boolean) {
-  const identifiers = operation.params.map((p) => [
-    p,
-    Type.Optional(
-      Type.String({ description: docs.paramDocs[p].description, examples: [docs.paramDocs[p].example] }),
-    ),
-  ]);
+  const identifiers = operation.params.map((p) => {
+    const { description, example } = docs.paramDocs[p];
+    // The GET's example identifier is the one a reference page's "try it" and code samples fill in.
+    const tryIt = !body && p === docs.tryParam ? { [TRY_IT]: true } : {};
+    return [p, Type.Optional(Type.String({ description, examples: [example], ...tryIt }))];
+  });
   const description =
     'The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always ' +
     'included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is ' +
@@ -84,7 +86,7 @@ function schemaFor<P extends string>(operation: LookupOperation<P>, docs: Lookup
   const other = versioned ? operation.path : `/v1${operation.path}`;
   return {
     operationId: versioned ? `${docs.operationId}V1` : docs.operationId,
-    summary: docs.summary,
+    summary: versioned ? `${docs.summary} (/v1)` : docs.summary,
     description:
       `Give one or more identifiers; the same operation is also served as \`${other}\`, and as ` +
       `\`POST /v1${operation.path}/lookup\` with the parameters in a JSON body (no e-mail address in the URL).`,

@@ -42,6 +42,7 @@ export function registerPeople(app: FastifyInstance, path: LookupPath) {
       summary: 'Look up one person by any identifier',
       operationId: 'lookupPerson',
       fieldsExample: 'name,current_company.name',
+      tryParam: 'work_email',
     },
     path,
   );

@@ -298,7 +298,15 @@ function emptiedCopyOfRestored(): string {
       .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 'serving_state'")
       .pluck()
       .all();
-    for (const table of tables) emptied.exec(`DELETE FROM ${table}`);
+    // An FTS5 table's own shadow tables (its _data, _idx, …) go with it; only the table itself is emptied.
+    const fts = tables.filter((t) =>
+      /^CREATE VIRTUAL TABLE/i.test(
+        emptied.prepare<[string], string>('SELECT sql FROM sqlite_schema WHERE name = ?').pluck().get(t) ??
+          '',
+      ),
+    );
+    const shadow = (t: string) => fts.some((f) => t.startsWith(`${f}_`));
+    for (const table of tables) if (!shadow(table)) emptied.exec(`DELETE FROM ${table}`);
     emptied.exec('VACUUM');
     emptied.close();
   }

@@ -51,7 +51,10 @@ describe('operations endpoints', () => {
       'personal_email_sha256',
       'fields',
     ]);
-    expect(people.parameters[3].example).toBe('jane.citizen@acme.com.au');
+    expect(people.parameters[3].examples.default).toEqual({
+      value: 'jane.citizen@acme.com.au',
+      'x-disabled': false,
+    });
     expect(Object.keys(people.responses)).toEqual(
       expect.arrayContaining(['200', '400', '401', '404', '409', '429']),
     );

@@ -66,7 +66,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Look up one person by any identifier
+         * Look up one person by any identifier (/v1)
          * @description Give one or more identifiers; the same operation is also served as `/people`, and as `POST /v1/people/lookup` with the parameters in a JSON body (no e-mail address in the URL).
          */
         get: operations["lookupPersonV1"];
@@ -106,7 +106,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Look up one company by any identifier
+         * Look up one company by any identifier (/v1)
          * @description Give one or more identifiers; the same operation is also served as `/company`, and as `POST /v1/company/lookup` with the parameters in a JSON body (no e-mail address in the URL).
          */
         get: operations["lookupCompanyV1"];
@@ -1365,10 +1365,7 @@ export interface operations {
                  * @example https://www.linkedin.com/in/jane-citizen-4821
                  */
                 ln_url?: string;
-                /**
-                 * @description Work e-mail, trimmed and case-folded
-                 * @example jane.citizen@acme.com.au
-                 */
+                /** @description Work e-mail, trimmed and case-folded */
                 work_email?: string;
                 /**
                  * @description Personal e-mail, trimmed and case-folded
@@ -1444,10 +1441,7 @@ export interface operations {
                  * @example https://www.linkedin.com/in/jane-citizen-4821
                  */
                 ln_url?: string;
-                /**
-                 * @description Work e-mail, trimmed and case-folded
-                 * @example jane.citizen@acme.com.au
-                 */
+                /** @description Work e-mail, trimmed and case-folded */
                 work_email?: string;
                 /**
                  * @description Personal e-mail, trimmed and case-folded
@@ -1523,10 +1517,7 @@ export interface operations {
                  * @example https://www.linkedin.com/company/acme-holdings
                  */
                 ln_url?: string;
-                /**
-                 * @description Domain name; a subdomain not on file falls back to its registrable domain
-                 * @example acme.com.au
-                 */
+                /** @description Domain name; a subdomain not on file falls back to its registrable domain */
                 fqdn?: string;
                 /**
                  * @description Australian Business Number, 11 digits, spaces ignored
@@ -1597,10 +1588,7 @@ export interface operations {
                  * @example https://www.linkedin.com/company/acme-holdings
                  */
                 ln_url?: string;
-                /**
-                 * @description Domain name; a subdomain not on file falls back to its registrable domain
-                 * @example acme.com.au
-                 */
+                /** @description Domain name; a subdomain not on file falls back to its registrable domain */
                 fqdn?: string;
                 /**
                  * @description Australian Business Number, 11 digits, spaces ignored

@@ -15,6 +15,7 @@ import type { LookupOutcome, Metrics } from '../metrics.js';
 import type { Store, StoredKey } from '../store/store.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
 import { lengthOf, release } from './bytes.js';
+import { COMPRESS_FROM_BYTES, compressBody } from './compress-body.js';
 import { PROBLEM_TYPE, problemDocument, toProblem } from './problem.js';
 import type { TurnRelease } from './release.js';
 
@@ -166,11 +167,27 @@ export class BulkCall {
 
   /** Sends a whole response once the turn's accounting is committed; a 503 instead if it could not be. */
   reply(status: number, type: string, body: Buffer[]): void {
-    this.deps.turns.hold({
-      keyed: this.keyId !== undefined,
-      send: () => this.write(status, { ...this.headers, 'content-type': type }, body),
-      refuse: () => this.refuse(),
-    });
+    const length = lengthOf(body);
+    const headers = { ...this.headers, 'content-type': type, vary: 'Accept-Encoding' };
+    const hold = (parts: Buffer[], more: Headers = {}) =>
+      this.deps.turns.hold({
+        keyed: this.keyId !== undefined,
+        send: () => this.write(status, { ...headers, ...more }, parts),
+        refuse: () => this.refuse(),
+      });
+    if (length < COMPRESS_FROM_BYTES || !this.req.headers['accept-encoding']) return hold(body);
+    compressBody(body, length, this.req.headers['accept-encoding']).then(
+      (compressed) => {
+        if (compressed === undefined) return hold(body);
+        release(body);
+        hold([compressed.body], { 'content-encoding': compressed.encoding });
+      },
+      // Not compressed after all: sent as it is.
+      (error: unknown) => {
+        this.deps.log.warn({ err: error, reqId: this.id }, 'compressing a bulk answer failed');
+        hold(body);
+      },
+    );
   }
 
   /**

@@ -175,10 +175,16 @@ export class BulkCall {
         send: () => this.write(status, { ...headers, ...more }, parts),
         refuse: () => this.refuse(),
       });
-    if (length < COMPRESS_FROM_BYTES || !this.req.headers['accept-encoding']) return hold(body);
+    if (length < COMPRESS_FROM_BYTES || !this.req.headers['accept-encoding']) {
+      hold(body);
+      return;
+    }
     compressBody(body, length, this.req.headers['accept-encoding']).then(
       (compressed) => {
-        if (compressed === undefined) return hold(body);
+        if (compressed === undefined) {
+          hold(body);
+          return;
+        }
         release(body);
         hold([compressed.body], { 'content-encoding': compressed.encoding });
       },

@@ -34,7 +34,7 @@ async function put(out: Writable, text: string) {
   if (!out.write(text)) await once(out, 'drain');
 }
 
-/** Writes a CSV list of `rows` rows to `file` from the people NDJSON (gzip) file, going round it as needed. */
+/** Writes a CSV list of `rows` rows to `file` from the people NDJSON file (gzip when named .gz), going round it as needed. */
 export async function writeLeadList(peopleFile: string, rows: number, file: string): Promise<void> {
   const out = createWriteStream(file);
   await put(out, stringify([['Full Name', 'Email', 'LinkedIn URL', 'Company']]));
@@ -42,7 +42,9 @@ export async function writeLeadList(peopleFile: string, rows: number, file: stri
   while (written < rows) {
     const before = written;
     const lines = createInterface({
-      input: createReadStream(peopleFile).pipe(createGunzip()),
+      input: peopleFile.endsWith('.gz')
+        ? createReadStream(peopleFile).pipe(createGunzip())
+        : createReadStream(peopleFile),
       crlfDelay: Infinity,
     });
     let batch: string[][] = [];

@@ -3,16 +3,12 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { obtainDataset } from './data-files.js';
-import { importFile, type Sizes, startMatch } from './enrich.js';
-import { entryHeading, int, mib, seconds, table } from './format.js';
+import { importFile, type Sizes } from './enrich.js';
+import { entryHeading, int } from './format.js';
 import { say } from './log.js';
-import { LIST_MIX, writeLeadList } from './match-list.js';
+import { LIST_MIX } from './match-list.js';
+import { MATCH_MEMORY_NOTE, type MatchRun, matchTable, measureMatches } from './match-run.js';
 import { runScript, type Session } from './session.js';
-import { rssParts } from './system.js';
-
-/** The issue's bar: rows per second on the local store. */
-const TARGET_ROWS_PER_SECOND = 50_000;
-const SAMPLE_EVERY_MS = 250;
 
 const USAGE = `npm run bench:match -- [options]
   --rows N          rows in the list (default 1000000; --quick 100000)
@@ -71,66 +67,8 @@ function parseOptions(argv: string[]): MatchBenchOptions {
   };
 }
 
-interface MatchRun {
-  label: string;
-  summary: string;
-  rowsPerSecond: number;
-  wallSeconds: number;
-  /** RssAnon sampled through the run, in order. */
-  anon: number[];
-  peakFile: number;
-}
-
-/** Runs one `enrich match`, sampling its memory, and reads its summary line. */
-async function measure(
-  label: string,
-  list: string,
-  db: string,
-  args: string[],
-  work: string,
-): Promise<MatchRun> {
-  say(`match: ${label}`);
-  const started = performance.now();
-  const child = startMatch('people', list, db, ['--out', path.join(work, 'matched.out'), ...args]);
-  const anon: number[] = [];
-  let peakFile = 0;
-  const sampler = setInterval(() => {
-    const rss = rssParts(child.pid);
-    if (Number.isFinite(rss.anonBytes)) anon.push(rss.anonBytes);
-    if (Number.isFinite(rss.fileBytes)) peakFile = Math.max(peakFile, rss.fileBytes);
-  }, SAMPLE_EVERY_MS);
-  const code = await child.exited.finally(() => clearInterval(sampler));
-  const wallSeconds = (performance.now() - started) / 1000;
-  const summary = child.stderrTail().split('\n').at(-1) ?? '';
-  const rate = /\(([\d,]+) rows\/s\)$/.exec(summary);
-  if (code !== 0 || !rate) throw new Error(`enrich match: exited with ${code}\n${child.stderrTail()}`);
-  say(`match: ${summary}`);
-  return { label, summary, rowsPerSecond: Number(rate[1]!.replaceAll(',', '')), wallSeconds, anon, peakFile };
-}
-
-/** RssAnon once the run is under way (the median of its second quarter) and at its peak: flat if close. */
-function anonFigures(anon: number[]) {
-  const quarter = anon.slice(Math.floor(anon.length / 4), Math.max(Math.floor(anon.length / 2), 1));
-  const sorted = [...quarter].sort((a, b) => a - b);
-  return { early: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, peak: Math.max(...anon) };
-}
-
 function report(session: Session<MatchBenchOptions>, runs: MatchRun[]): string {
   const { options: o } = session;
-  const rows = runs.map((run, i) => {
-    const { early, peak } = anonFigures(run.anon);
-    const verdict = run.rowsPerSecond >= TARGET_ROWS_PER_SECOND ? 'met' : 'missed';
-    // The issue's bar is for the plain match, the first run; --fields adds a parse of each matched record.
-    const target = i === 0 ? `≥ ${int(TARGET_ROWS_PER_SECOND)} rows/s: ${verdict}` : '';
-    return [
-      run.label,
-      int(run.rowsPerSecond),
-      seconds(run.wallSeconds),
-      `${mib(early)} → ${mib(peak)}`,
-      mib(run.peakFile),
-      target,
-    ];
-  });
   return [
     entryHeading(session.date, session.command, session.machine, session.built),
     '',
@@ -138,10 +76,9 @@ function report(session: Session<MatchBenchOptions>, runs: MatchRun[]): string {
       `${int(o.sizes.people)} people; the list's "Email" column is looked up as both work and personal e-mail. ` +
       `Load average at start: ${session.loadAverage.map((l) => l.toFixed(2)).join(', ')}.`,
     '',
-    table(['run', 'rows/s', 'wall time', 'RssAnon under way → peak', 'RssFile peak', 'target'], rows, [1, 2]),
+    matchTable(runs),
     '',
-    "RssAnon is the process's own memory; RssFile counts the pages of the serving index it has read, which are " +
-      "the OS's file cache, shared with every other process, not the process's to keep.",
+    MATCH_MEMORY_NOTE,
     '',
     ...runs.map((run) => `- ${run.label}: ${run.summary}`),
   ].join('\n');
@@ -154,18 +91,6 @@ runScript('bench:match', parseOptions, USAGE, async (session) => {
   say('import: people, then companies');
   await importFile('people', files.people, db, o.sizes.people);
   await importFile('companies', files.companies, db, o.sizes.companies);
-  const list = path.join(work, 'leads.csv');
-  say(`list: writing ${int(o.rows)} rows`);
-  await writeLeadList(files.people, o.rows, list);
-  const runs = [
-    await measure('CSV, enrich_ columns only', list, db, [], work),
-    await measure(
-      'CSV, --fields name,current_company.name',
-      list,
-      db,
-      ['--fields', 'name,current_company.name'],
-      work,
-    ),
-  ];
+  const runs = await measureMatches(files.people, db, o.rows, work);
   return report(session, runs);
 });

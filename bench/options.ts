@@ -37,6 +37,8 @@ export interface BenchOptions extends LoadOptions, CommonOptions {
   postgres?: string;
   /** Leave out the people searches. */
   skipSearch: boolean;
+  /** Rows in the list `enrich match` is timed on; 0 leaves it out. */
+  matchRows: number;
 }
 
 const common = {
@@ -61,6 +63,8 @@ const benchOnly = {
   quick: { type: 'boolean', default: false },
   'skip-million': { type: 'boolean', default: false },
   'skip-search': { type: 'boolean', default: false },
+  'match-rows': { type: 'string' },
+  'skip-match': { type: 'boolean', default: false },
   'json-server-sizes': { type: 'string' },
   'cpu-prof': { type: 'string' },
   postgres: { type: 'string' },
@@ -80,6 +84,8 @@ export const USAGE = `npm run bench -- [options]
   --json-server-sizes L  comma-separated people counts to try json-server at (default 10000,100000)
   --skip-million         skip the peak-RSS figure at 1,000,000 people (generation and import take minutes)
   --skip-search          skip the people searches (by companyId; seniority + department + country; position)
+  --match-rows N         rows in the list \`enrich match\` is timed on, against the imported store
+                         (default 1000000; --quick 20000); --skip-match leaves it out
   --data-cache DIR       keep generated data sets in DIR and reuse them
   --rev REV              benchmark src/ as committed at git revision REV (default: the working tree)
   --skip-build           reuse the benchmark's last successful build (say, while src/ is mid-edit)
@@ -128,6 +134,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     cpuProf: v['cpu-prof'],
     postgres: v.postgres,
     skipSearch: v['skip-search'],
+    matchRows: v['skip-match'] ? 0 : count('match-rows', v['match-rows'], quick ? 20_000 : 1_000_000),
     out: v.out ?? (quick ? undefined : 'BENCHMARKS.md'),
   };
 }

@@ -6,6 +6,8 @@ import type { ImportedRun, ImportRun } from './imports.js';
 import type { Measured } from './loadgen.js';
 import { loadGeneratorName } from './loadgen.js';
 import { CEILING_COMPANY, CEILING_PEOPLE, postgresTarget, UNACCOUNTED_ID } from './lookups.js';
+import { LIST_MIX } from './match-list.js';
+import { matchTable } from './match-run.js';
 import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
 import { searchTable } from './searches.js';
 import { medianOf } from './stats.js';
@@ -206,6 +208,15 @@ export function renderReport(r: BenchResults): string {
       : []),
     bulkTable(r),
     '',
+    ...(r.match.length > 0
+      ? [
+          `\`enrich match people\` of a CSV list of ${int(r.options.matchRows)} rows (${LIST_MIX}) against the ` +
+            `SQLite store above, with its servers stopped:`,
+          '',
+          matchTable(r.match),
+          '',
+        ]
+      : []),
     importTable(r),
     '',
     `json-server 0.17 (\`GET /people?id=\`, a linear scan), same load:`,

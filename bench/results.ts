@@ -4,6 +4,7 @@ import type { ImportRun, PostgresImports } from './imports.js';
 import type { JsonServerRun } from './json-server.js';
 import type { Measured } from './loadgen.js';
 import { type AtRate, CEILING_COMPANY, CEILING_PEOPLE } from './lookups.js';
+import type { MatchRun } from './match-run.js';
 import type { MemoryFigure } from './memory.js';
 import type { BenchOptions } from './options.js';
 import type { SearchRow } from './searches.js';
@@ -26,6 +27,8 @@ export interface BenchResults {
   atRate: AtRate;
   /** The people searches, per store; none with --skip-search. */
   searches: SearchRow[];
+  /** `enrich match` of a list against the same store; none with --skip-match. */
+  match: MatchRun[];
   /** The main server's VmHWM after every lookup run, at options.people. */
   mainPeakRssBytes: number;
   bodyBytes: { person: number; company: number };

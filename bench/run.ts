@@ -1,5 +1,5 @@
 // npm run bench: build, generate, import, load-test lookups against the ceiling, then the people searches, then
-// json-server, measure memory, report.
+// `enrich match` of a list, json-server, measure memory, report.
 import { mkdirSync } from 'node:fs';
 import { obtainDataset } from './data-files.js';
 import { type LookupKind, type Sample, sampleLookups } from './dataset.js';
@@ -22,6 +22,7 @@ import {
   type Target,
   UNACCOUNTED_ID,
 } from './lookups.js';
+import { measureMatches } from './match-run.js';
 import { measurePeakRss } from './memory.js';
 import { type BenchOptions, parseBenchOptions, USAGE } from './options.js';
 import type { ScratchDatabase } from './postgres.js';
@@ -149,6 +150,8 @@ runScript('bench', parseBenchOptions, USAGE, async (session) => {
   const load = await lookupsAndCeiling(o, imports.db, work, sample, pg?.database, files.people).finally(() =>
     pg?.database.drop(),
   );
+  // After the lookups, with their servers stopped: the list has the cores to itself.
+  const match = o.matchRows > 0 ? await measureMatches(files.people, imports.db, o.matchRows, work) : [];
   const postgres = pg && {
     version: pg.database.version,
     local: pg.database.postmasterPid !== undefined,
@@ -165,6 +168,7 @@ runScript('bench', parseBenchOptions, USAGE, async (session) => {
     imports: imports.runs,
     postgres,
     ...load,
+    match,
     bodyBytes,
     jsonServer,
     memory,

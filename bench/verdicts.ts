@@ -4,6 +4,7 @@ import { BULK_ITEMS } from './dataset.js';
 import { cores, int, mib, ms, table, times } from './format.js';
 import { loadGeneratorName } from './loadgen.js';
 import { BULK_ID_UNACCOUNTED, CEILING_PEOPLE, UNACCOUNTED_ID } from './lookups.js';
+import { FLAT_MEMORY_GROWTH, matchVerdicts, TARGET_ROWS_PER_SECOND } from './match-run.js';
 import type { MemoryFigure } from './memory.js';
 import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
 import { medianOf } from './stats.js';
@@ -18,6 +19,25 @@ function accountingRow(r: BenchResults, verdict: (ok: boolean | undefined) => st
     '≥ 0.90',
     share === undefined ? '–' : `${times(share)} (${times(perCoreShare!)} per core)`,
     verdict(share === undefined ? undefined : share >= 0.9),
+  ];
+}
+
+/** Issue 12: `enrich match` on the local store, its rate and its memory flat. */
+function matchRows(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[][] {
+  const m = matchVerdicts(r.match);
+  return [
+    [
+      `\`enrich match\` of ${int(r.options.matchRows)} rows, rows/s`,
+      `≥ ${int(TARGET_ROWS_PER_SECOND)}`,
+      m ? int(m.rowsPerSecond) : '–',
+      verdict(m?.fast),
+    ],
+    [
+      '… its RssAnon at peak over under way',
+      `≤ +${FLAT_MEMORY_GROWTH * 100}%`,
+      m ? `${m.growth >= 0 ? '+' : ''}${(m.growth * 100).toFixed(0)}%` : '–',
+      verdict(m?.flat),
+    ],
   ];
 }
 
@@ -60,6 +80,7 @@ export function targetTable(r: BenchResults): string {
       `${times(bulkShare(r))} (audit and metering off: ${times(bulkShare(r, BULK_ID_UNACCOUNTED, UNACCOUNTED_ID))})`,
       verdict(Number.isFinite(bulkShare(r)) ? bulkShare(r) >= 10 : undefined),
     ],
+    ...matchRows(r, verdict),
     ['import people/s', '≥ 50,000', int(people), verdict(people >= 50_000)],
     ['import time ÷ read-and-parse floor', '≤ 3', times(floorShare), verdict(floorShare <= 3)],
     [

@@ -115,10 +115,13 @@ export function rateLimitPolicy(rate: number): string {
 }
 
 /** The `RateLimit` header of a decision. */
-export const rateLimitState = (decision: LimitDecision) =>
+export const rateLimitState = (decision: Pick<LimitDecision, 'remaining' | 'resetSeconds'>) =>
   `"default";r=${decision.remaining};t=${decision.resetSeconds}`;
 
 /** The IETF httpapi rate-limit draft headers for a decision. */
-export function rateLimitHeaders(rate: number, decision: LimitDecision): Record<string, string> {
+export function rateLimitHeaders(
+  rate: number,
+  decision: Pick<LimitDecision, 'remaining' | 'resetSeconds'>,
+): Record<string, string> {
   return { 'ratelimit-policy': rateLimitPolicy(rate), ratelimit: rateLimitState(decision) };
 }

@@ -4,7 +4,7 @@ import { isVouchedFor } from '../auth/authenticate.js';
 import { ProblemError } from '../errors.js';
 import { addressBucket } from '../http/client-address.js';
 import { isPromise, type MaybePromise } from '../store/store.js';
-import type { LimitDecision, RateLimiter } from './rate-limit.js';
+import { type LimitDecision, type RateLimiter, rateLimitHeaders } from './rate-limit.js';
 
 /** Addresses remembered as over their limit before the expired ones are dropped (or, failing that, all). */
 const BLOCKED_HELD = 10_000;
@@ -87,7 +87,10 @@ export class UnauthenticatedLimit {
       'rate_limited',
       `Too many requests without a valid token from this address: ${this.rate} per second are allowed.`,
       {},
-      { 'retry-after': String(retryAfterSeconds) },
+      {
+        'retry-after': String(retryAfterSeconds),
+        ...rateLimitHeaders(this.rate, { remaining: 0, resetSeconds: retryAfterSeconds }),
+      },
     );
   }
 

@@ -31,13 +31,15 @@ describe('requests without a valid token, per client address', () => {
     ['a malformed header', () => 'Basic abc'],
     ['a malformed token', () => 'Bearer enr_short'],
     ['an unknown token', unknownToken],
-  ])('answers 401 to %s up to the rate, then 429 with Retry-After', async (_what, header) => {
+  ])('answers 401 to %s up to the rate, then 429 with Retry-After and RateLimit', async (_what, header) => {
     const from = nextAddress();
     const statuses = [];
     for (let i = 0; i < 8; i++) statuses.push((await get(PERSON, from, header())).statusCode);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
     const refused = await get(PERSON, from, header());
     expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers['ratelimit-policy']).toBe('"default";q=5;w=1');
+    expect(refused.headers.ratelimit).toBe('"default";r=0;t=1');
     expect(refused.json()).toMatchObject({ code: 'rate_limited', status: 429 });
     expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
   });

@@ -32,8 +32,11 @@ export interface PackedBatch extends Omit<PreparedBatch, 'records'> {
   recordsPerText: number[];
   /** End offset of each piece within its text, in the order above. */
   ends: Uint32Array;
-  /** Per record: its identifier count, then each identifier's kind (index into KINDS). */
-  shape: Uint8Array;
+  /**
+   * Per record: its identifier count, then each identifier's kind (index into KINDS). 32 bits wide: a
+   * record may carry hundreds of addresses, each indexed twice (plain and hashed).
+   */
+  shape: Uint32Array;
 }
 
 /**
@@ -76,7 +79,7 @@ export function packBatch({ records, ...rest }: PreparedBatch, textLimit = TEXT_
     }
   }
   if (inText > 0) flush();
-  return { ...rest, texts, recordsPerText, ends: Uint32Array.from(ends), shape: Uint8Array.from(shape) };
+  return { ...rest, texts, recordsPerText, ends: Uint32Array.from(ends), shape: Uint32Array.from(shape) };
 }
 
 /** The batch back as records; bodies are slices of the texts, which V8 does not copy. */

@@ -36,6 +36,25 @@ describe('packed batches', () => {
     );
   });
 
+  it('carry a record with more identifiers than a byte counts', () => {
+    const identifiers = Array.from({ length: 600 }, (_, i) => ({
+      kind: (i % 2 ? 'work_email_sha256' : 'work_email') as IdentifierKind,
+      value: `a${i}@acme.com.au`,
+    }));
+    const batch: PreparedBatch = {
+      records: [
+        { id: 'many', body: '{}', etag: '"e"', identifiers },
+        { id: 'next', body: '{}', etag: '"f"', identifiers: [{ kind: 'linkedin', value: 'jane' }] },
+      ],
+      rejections: [],
+      lines: 2,
+      read: 2,
+      bytesRead: 0,
+      totalBytes: 0,
+    };
+    expect(unpackBatch(structuredClone(packBatch(batch)))).toEqual(batch);
+  });
+
   it('refuses an identifier kind it cannot carry', () => {
     const records = [
       { id: 'a', body: '{}', etag: '"e"', identifiers: [{ kind: 'phone' as IdentifierKind, value: '1' }] },

@@ -49,6 +49,14 @@ describe('operations endpoints', () => {
       'personal_email',
       'work_email_sha256',
       'personal_email_sha256',
+      'name',
+      'first_name',
+      'last_name',
+      'company_id',
+      'company_domain',
+      'company_ln_slug',
+      'company_name',
+      'min_likelihood',
       'fields',
     ]);
     expect(people.parameters[3].examples.default).toEqual({

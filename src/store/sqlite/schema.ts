@@ -14,6 +14,10 @@ export const KIND_CODES: Readonly<Record<IdentifierKind, number>> = {
   abn: 5,
   work_email_sha256: 6,
   personal_email_sha256: 7,
+  name_at_company_id: 8,
+  name_at_domain: 9,
+  name_at_linkedin: 10,
+  name_at_company_name: 11,
 };
 
 /** Table names per entity; the only strings ever interpolated into SQL. */

@@ -55,6 +55,16 @@ export function personIdentifiers(person: Person): Identifier[] {
   return identifiers;
 }
 
+/**
+ * Only the name-at-company identifiers of a person, in personIdentifiers' order: what SQLite migration 11
+ * and PostgreSQL migration 9 add to records stored before them.
+ */
+export function namesAtCompany(person: Person): Identifier[] {
+  const identifiers: Identifier[] = [];
+  addNamesAtCompany(identifiers, person);
+  return identifiers;
+}
+
 /** A person's own name: first and last name when both are given, else their full name split. */
 export function personNameParts(person: Pick<Person, 'name' | 'first_name' | 'last_name'>): NameParts | undefined {
   if (person.first_name && person.last_name) {

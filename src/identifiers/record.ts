@@ -66,7 +66,9 @@ export function namesAtCompany(person: Person): Identifier[] {
 }
 
 /** A person's own name: first and last name when both are given, else their full name split. */
-export function personNameParts(person: Pick<Person, 'name' | 'first_name' | 'last_name'>): NameParts | undefined {
+export function personNameParts(
+  person: Pick<Person, 'name' | 'first_name' | 'last_name'>,
+): NameParts | undefined {
   if (person.first_name && person.last_name) {
     const parts = nameParts(person.first_name, person.last_name);
     if (parts) return parts;

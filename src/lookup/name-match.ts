@@ -23,7 +23,12 @@ import {
 } from '../store/store.js';
 
 export const NAME_PARAMS = ['name', 'first_name', 'last_name'] as const;
-export const COMPANY_PARAMS_OF_NAME = ['company_id', 'company_domain', 'company_ln_slug', 'company_name'] as const;
+export const COMPANY_PARAMS_OF_NAME = [
+  'company_id',
+  'company_domain',
+  'company_ln_slug',
+  'company_name',
+] as const;
 export const MIN_LIKELIHOOD_PARAM = 'min_likelihood';
 /** What `/people` accepts besides its identifiers, to match a person by name and company. */
 export const NAME_MATCH_PARAMS = [...NAME_PARAMS, ...COMPANY_PARAMS_OF_NAME, MIN_LIKELIHOOD_PARAM] as const;
@@ -116,9 +121,13 @@ export function parseNameMatch(given: Partial<Record<NameMatchParam, string>>): 
   const minGiven = given.min_likelihood !== undefined;
   if (names.length === 0) {
     if (companies.length > 0) {
-      throw invalid(companies[0]!, `${companies[0]} is used only to match a name: give name, or first_name and last_name, with it.`);
+      throw invalid(
+        companies[0]!,
+        `${companies[0]} is used only to match a name: give name, or first_name and last_name, with it.`,
+      );
     }
-    if (minGiven) throw invalid(MIN_LIKELIHOOD_PARAM, 'min_likelihood applies only to a match by name and company.');
+    if (minGiven)
+      throw invalid(MIN_LIKELIHOOD_PARAM, 'min_likelihood applies only to a match by name and company.');
     return undefined;
   }
   const parts = personName(given);

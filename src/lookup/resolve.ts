@@ -2,7 +2,7 @@
 import { ProblemError } from '../errors.js';
 import type { LookupKey } from '../identifiers/params.js';
 import { type Entity, isPromise, type MaybePromise, type ServedRecord, type Store } from '../store/store.js';
-import { type NameMatch, type NameMatched, matchByName } from './name-match.js';
+import { matchByName, type NameMatch, type NameMatched } from './name-match.js';
 
 /** How many ids one identifier may list in a 409 before the list is cut. */
 export const MAX_IDS_PER_IDENTIFIER = 10;
@@ -85,11 +85,13 @@ export function resolve(
   return Promise.all(matches).then((settled) => decide(entity, keys, settled));
 }
 
-const byName = (name: NameMatch) => ({ record, likelihood }: NameMatched): Resolved => ({
-  record,
-  matchedBy: name.params,
-  likelihood,
-});
+const byName =
+  (name: NameMatch) =>
+  ({ record, likelihood }: NameMatched): Resolved => ({
+    record,
+    matchedBy: name.params,
+    likelihood,
+  });
 
 function matchName(store: Store, name: NameMatch): MaybePromise<Resolved> {
   const matched = matchByName(store, name);
@@ -117,5 +119,7 @@ function resolveWithName(
     throw error;
   }
   if (!isPromise(strong)) return strong;
-  return strong.catch((error: unknown) => (isNotFound(error) ? matchName(store, name) : Promise.reject(error)));
+  return strong.catch((error: unknown) =>
+    isNotFound(error) ? matchName(store, name) : Promise.reject(error),
+  );
 }

@@ -204,7 +204,9 @@ describe('postgres migrations', () => {
     const store = await openPostgresStore({ url });
     expect(await store.findIds('people', 'name_at_company_id', 'f1|citizen', 5)).toEqual([jane.id]);
     expect(await store.findIds('people', 'name_at_linkedin', 'acme-holdings|citizen', 5)).toEqual([jane.id]);
-    expect(await store.findIds('people', 'name_at_company_name', 'acme holdings|citizen', 5)).toEqual([jane.id]);
+    expect(await store.findIds('people', 'name_at_company_name', 'acme holdings|citizen', 5)).toEqual([
+      jane.id,
+    ]);
     const check = new pg.Client({ connectionString: url });
     await check.connect();
     const { rows } = await check.query<{ idents: string[] }>('SELECT idents FROM people');

@@ -214,7 +214,9 @@ describe('sqlite store', () => {
     ]);
     // As version 10 stored it: no names at companies, in SQLite and in the serving index beside it.
     const before = openSqliteStore(path);
-    await before.upsert('people', [{ ...jane, identifiers: jane.identifiers.filter((i) => !isName(i.kind)) }]);
+    await before.upsert('people', [
+      { ...jane, identifiers: jane.identifiers.filter((i) => !isName(i.kind)) },
+    ]);
     expect(before.findRecords('people', 'name_at_company_id', 'f1|obrien', 11)).toEqual([]);
     await before.close();
     const db = new Database(path);

@@ -210,7 +210,12 @@ export class LookupPath implements LookupReplies {
   private reserved(lookup: Lookup, ticket: QuotaTicket | null): void {
     lookup.ticket = ticket;
     const { store } = this.deps;
-    const resolved: MaybePromise<Resolved> = resolve(store, lookup.operation.entity, lookup.keys, lookup.name);
+    const resolved: MaybePromise<Resolved> = resolve(
+      store,
+      lookup.operation.entity,
+      lookup.keys,
+      lookup.name,
+    );
     if (isPromise(resolved)) this.later(lookup, resolved, this.found);
     else this.found(lookup, resolved);
   }

@@ -1,7 +1,7 @@
 // Matching a person by name and company: the parameters parsed, the few namesakes at the company read in one
 // indexed read, each scored by how well their first name matches, and one record chosen — or 404, or 409.
 import { ProblemError } from '../errors.js';
-import { parseLinkedinSlug } from '../identifiers/linkedin.js';
+import { parseLinkedinUrlOrSlug } from '../identifiers/linkedin.js';
 import type { Outcome } from '../identifiers/outcome.js';
 import { accept, reject } from '../identifiers/outcome.js';
 import {
@@ -74,7 +74,8 @@ function companyKey(param: CompanyParamOfName, raw: string): Outcome {
     case 'company_domain':
       return companyDomainKey(raw);
     case 'company_ln_slug':
-      return parseLinkedinSlug(raw);
+      // A company page's URL is taken too: a list's "Company LinkedIn" column holds either.
+      return parseLinkedinUrlOrSlug(raw, 'company');
     case 'company_name': {
       const key = companyNameKey(raw);
       return key ? accept(key) : reject('has no letter or digit');

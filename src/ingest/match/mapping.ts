@@ -1,5 +1,6 @@
 // Which columns of a list give which lookup parameters: by their headers, or as `--map COLUMN=PARAM` says.
-import { COMPANY_PARAMS_OF_NAME, NAME_PARAMS } from '../../lookup/name-match.js';
+import { ProblemError } from '../../errors.js';
+import { COMPANY_PARAMS_OF_NAME, NAME_PARAMS, parseNameMatch } from '../../lookup/name-match.js';
 import type { LookupOperation } from '../../lookup/operations.js';
 import { COMPANY_COLUMNS, type ColumnAliases, normaliseHeader, PEOPLE_COLUMNS } from './columns.js';
 import { ListError, type ListRow, type RowParams } from './list.js';
@@ -150,17 +151,33 @@ export function rowParams(uses: readonly ColumnUse[], row: ListRow): RowParams {
 
 /**
  * A row's parameters without those of a name match it cannot make (a name and no company, or a company and
- * no name, in its cells): what it gives besides is looked up as it is.
+ * no name, in its cells; a one-word name beside an e-mail address): what it gives besides is looked up as it
+ * is. A row that gives nothing else keeps them, to be answered with the problem of its name.
  */
 function withWholeNameMatch(params: Record<string, string>): Record<string, string> {
+  const named: Record<string, string> = {};
   let name = false;
   let company = false;
+  let other = false;
   for (const param in params) {
-    if (NAME_PART.has(param)) name = true;
-    else if (COMPANY_OF_NAME.has(param)) company = true;
+    if (!isNameMatchParam(param)) other = true;
+    else {
+      named[param] = params[param]!;
+      if (NAME_PART.has(param)) name = true;
+      else company = true;
+    }
   }
-  if (name === company) return params;
-  for (const param in params) if (isNameMatchParam(param)) delete params[param];
+  if (!name && !company) return params;
+  if (name === company) {
+    try {
+      parseNameMatch(named);
+      return params;
+    } catch (error) {
+      if (!other) return params;
+      if (!(error instanceof ProblemError)) throw error;
+    }
+  }
+  for (const param in named) delete params[param];
   return params;
 }
 

@@ -85,6 +85,9 @@ describe('mapping the columns of a list to lookup parameters', () => {
     expect(row(['a@b.co', 'Jane Citizen', ''])).toEqual({ work_email: 'a@b.co', personal_email: 'a@b.co' });
     expect(row(['', '', 'Acme'])).toEqual({});
     expect(row(['', 'Jane Citizen', 'Acme'])).toEqual({ name: 'Jane Citizen', company_name: 'Acme' });
+    // A one-word name is no name match: beside an address it is left out, alone it is the row's problem.
+    expect(row(['a@b.co', 'Jane', 'Acme'])).toEqual({ work_email: 'a@b.co', personal_email: 'a@b.co' });
+    expect(row(['', 'Jane', 'Acme'])).toEqual({ name: 'Jane', company_name: 'Acme' });
   });
 
   it('never takes a bare ID column for a record id, only enrich_id', () => {

@@ -41,8 +41,11 @@ export function peopleKeys(given: Array<[PeopleLookupParam, string]>): LookupKey
   const keys: Array<[string, LookupKey]> = [];
   let named: Partial<Record<NameMatchParam, string>> | undefined;
   for (const [param, raw] of given) {
-    if (NAME_MATCH_PARAM_SET.has(param)) (named ??= {})[param as NameMatchParam] = raw;
-    else keys.push([param, personLookupKey(param as PersonParam, raw)]);
+    if (!NAME_MATCH_PARAM_SET.has(param)) keys.push([param, personLookupKey(param as PersonParam, raw)]);
+    else {
+      named ??= {};
+      named[param as NameMatchParam] = raw;
+    }
   }
   return named === undefined ? { keys } : { keys, name: parseNameMatch(named) };
 }

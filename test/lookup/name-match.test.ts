@@ -59,6 +59,15 @@ describe('scoring a namesake', () => {
     expect(chooseCandidate(match, [record('c', 'Robert'), record('c', 'Robert')]).record.id).toBe('c');
   });
 
+  it('reads the first name from the stored bytes as written: spaced, escaped, or only in the full name', () => {
+    const stored = (id: string, body: string): ServedRecord => ({ id, etag: '"e"', body: Buffer.from(body) });
+    const one = (body: string) => chooseCandidate(match, [stored('x', body)]).likelihood;
+    expect(one('{"id":"x","first_name":  "Bob\\\\","last_name":"Smith"}')).toBe(10);
+    expect(one('{"id":"x","first_name":"Rob\\"ert","last_name":"Smith"}')).toBe(8);
+    expect(one('{"id":"x", "first_name" : "Robert", "last_name" : "Smith"}')).toBe(8);
+    expect(one('{"id":"x","name":"Robert Q. Smith","current_company":{"name":"Bob Pty Ltd"}}')).toBe(8);
+  });
+
   it('answers 409 listing every one of the best, and 404 when none reaches min_likelihood', () => {
     expect(() => chooseCandidate(match, [record('b', 'Bobby'), record('a', 'Robert')])).toThrow(
       expect.objectContaining({ code: 'ambiguous_match', extensions: { matches: { name: ['a', 'b'] } } }),

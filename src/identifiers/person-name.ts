@@ -18,12 +18,15 @@ const UNDECOMPOSED_LETTERS = /[ßæœøłđðþı]/g;
 /** Inside a word: apostrophes, dots and hyphens join (O'Brien, J.R., Smith-Jones); anything else splits. */
 const JOINERS = /['’‘`.\-‐‑–]/g;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
+const PLAIN = /^[A-Za-z]+$/;
 
 /**
  * The words of a name, folded: lower case, accents dropped, punctuation within a word removed.
  * @example nameWords("  Zoë O'Brien-Smith ") // ['zoe', 'obriensmith']
  */
 export function nameWords(raw: string): string[] {
+  // Most names are plain ASCII letters: nothing to decompose, nothing to fold but case.
+  if (PLAIN.test(raw)) return [raw.toLowerCase()];
   const folded = raw
     .normalize('NFKD')
     .replace(COMBINING_MARKS, '')
@@ -65,6 +68,15 @@ export function nameParts(first: string, last: string): NameParts | undefined {
   const lastWords = bareWords(last);
   if (firstWords.length === 0 || lastWords.length === 0) return undefined;
   return { first: firstWords[0]!, last: lastKeys(lastWords) };
+}
+
+/**
+ * The folded first given name of a first name as written (a title before it dropped); undefined when it
+ * has no letter or digit. As nameParts' `first`.
+ * @example firstNameKey('Dr Zoë Anne') // 'zoe'
+ */
+export function firstNameKey(first: string): string | undefined {
+  return bareWords(first)[0];
 }
 
 function lastKeys(words: string[]): string[] {

@@ -6,6 +6,7 @@ import type { Outcome } from '../identifiers/outcome.js';
 import { accept, reject } from '../identifiers/outcome.js';
 import {
   companyNameKey,
+  firstNameKey,
   type NameParts,
   nameAtCompany,
   nameParts,
@@ -183,39 +184,42 @@ export interface NameMatched {
 
 const FIRST_NAME_MEMBER = '"first_name":';
 const LAST_NAME_MEMBER = '"last_name":';
+const QUOTE = 34;
+const BACKSLASH = 92;
 
 /**
  * A top-level string member of a person's stored JSON, read without parsing the whole record (only a
- * person's top level has `first_name` and `last_name`); undefined when absent or not a string.
+ * person's top level has `first_name` and `last_name`); undefined when absent, not a string, or written with
+ * a space before its colon (the caller then parses the record).
  */
 function stringMember(body: Buffer | string, member: string): string | undefined {
   let at = body.indexOf(member);
   if (at < 0) return undefined;
   at += member.length;
-  const text = (from: number, to: number) =>
-    typeof body === 'string' ? body.slice(from, to) : body.toString('utf8', from, to);
-  const space = (i: number) => {
-    const c = typeof body === 'string' ? body.charCodeAt(i) : body[i];
-    return c === 32 || c === 9 || c === 10 || c === 13;
-  };
-  while (at < body.length && space(at)) at++;
-  if (text(at, at + 1) !== '"') return undefined;
-  // The closing quote: the first one not escaped by an odd run of backslashes.
-  for (let end = body.indexOf('"', at + 1); end > 0; end = body.indexOf('"', end + 1)) {
-    let slashes = 0;
-    while (text(end - slashes - 1, end - slashes) === '\\') slashes++;
-    if (slashes % 2 === 0) return JSON.parse(text(at, end + 1)) as string;
+  const code =
+    typeof body === 'string' ? (i: number) => body.charCodeAt(i) : (i: number) => body[i] ?? Number.NaN;
+  let c = code(at);
+  while (c === 32 || c === 9 || c === 10 || c === 13) c = code(++at);
+  if (c !== QUOTE) return undefined;
+  let escaped = false;
+  for (let end = at + 1; end < body.length; end++) {
+    const e = code(end);
+    if (e === BACKSLASH) escaped = true;
+    else if (e === QUOTE) {
+      const text = typeof body === 'string' ? body.slice(at, end + 1) : body.toString('utf8', at, end + 1);
+      return escaped ? (JSON.parse(text) as string) : text.slice(1, -1);
+    }
+    if (e === BACKSLASH) end++; // the escaped character is never the closing quote
   }
   return undefined;
 }
 
-/** The folded first name on a record: read from its first and last name, else from its parsed full name. */
+/** The folded first name on a record: from its first name when it has a last name too, else its full name. */
 function firstNameOnRecord(record: ServedRecord): string | undefined {
   const first = stringMember(record.body, FIRST_NAME_MEMBER);
-  const last = stringMember(record.body, LAST_NAME_MEMBER);
-  if (first && last) {
-    const parts = nameParts(first, last);
-    if (parts) return parts.first;
+  if (first && stringMember(record.body, LAST_NAME_MEMBER)) {
+    const key = firstNameKey(first);
+    if (key !== undefined) return key;
   }
   const body = typeof record.body === 'string' ? record.body : record.body.toString('utf8');
   return personNameParts(JSON.parse(body) as Person)?.first;

@@ -120,6 +120,7 @@ describe('operations endpoints', () => {
         'Cache-Control',
         'ETag',
         'Enrich-Matched-By',
+        'Enrich-Match-Likelihood',
         'Enrich-Quota-Remaining',
         'RateLimit',
         'RateLimit-Policy',
@@ -127,6 +128,8 @@ describe('operations endpoints', () => {
       ].sort(),
     );
     expect(lookup[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Person' });
+    // Only a person is matched by name: a company's answer never says how likely.
+    expect(doc.paths['/v1/company'].get.responses[200].headers['Enrich-Match-Likelihood']).toBeUndefined();
     expect(lookup[200].description).not.toBe('Default Response');
     const { responses } = doc.components;
     const resolve = (response: { $ref: string }) => responses[response.$ref.split('/').at(-1)!];

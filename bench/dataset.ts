@@ -1,7 +1,8 @@
 // Lookup keys drawn at random (seeded) from the generated data set, as request paths per kind of lookup.
 import { forEachLine } from './lines.js';
 
-export const PERSON_LOOKUPS = ['id', 'ln_url', 'work_email'] as const;
+/** `name_company`: people by `name` + `company_domain` (issue 13: at most 1.5× the cost of `work_email`). */
+export const PERSON_LOOKUPS = ['id', 'ln_url', 'work_email', 'name_company'] as const;
 export const COMPANY_LOOKUPS = ['website', 'abn'] as const;
 export type LookupKind = (typeof PERSON_LOOKUPS)[number] | (typeof COMPANY_LOOKUPS)[number];
 
@@ -48,6 +49,8 @@ interface PersonFields {
   id: string;
   linkedin?: string | null;
   emails?: { work?: Array<{ value: string }> | null } | null;
+  name?: string | null;
+  current_company?: { website?: string | null } | null;
 }
 
 interface CompanyFields {
@@ -109,6 +112,13 @@ export async function sampleLookups(
       ln_url: persons.flatMap(({ record }) => query('/people', 'ln_url', record.linkedin)),
       work_email: persons.flatMap(({ record }) =>
         query('/people', 'work_email', record.emails?.work?.[0]?.value),
+      ),
+      name_company: persons.flatMap(({ record }) =>
+        record.name && record.current_company?.website
+          ? [
+              `/people?name=${encodeURIComponent(record.name)}&company_domain=${encodeURIComponent(record.current_company.website)}`,
+            ]
+          : [],
       ),
       website: firms.flatMap((record) => query('/company', 'website', record.website)),
       abn: firms.flatMap((record) => query('/company', 'abn', record.industry_codes?.abn)),

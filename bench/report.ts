@@ -17,6 +17,7 @@ const LABELS: Record<LookupKind, string> = {
   id: 'people by `id`',
   ln_url: 'people by `ln_url`',
   work_email: 'people by `work_email`',
+  name_company: 'people by `name` + `company_domain`',
   website: 'company by `website`',
   abn: 'company by `abn`',
 };

@@ -197,8 +197,10 @@ export class LookupPath implements LookupReplies {
     requireScope(key, lookup.operation.scope);
     const { query } = lookup;
     if (query instanceof ProblemError) throw query; // a POST body that is not one
-    const { params, toKey, entity } = lookup.operation;
-    lookup.keys = parseLookupQuery(query, params, OPTIONS).map(([name, raw]) => [name, toKey(name, raw)]);
+    const { params, toKeys, entity } = lookup.operation;
+    const { keys, name } = toKeys(parseLookupQuery(query, params, OPTIONS));
+    lookup.keys = keys;
+    lookup.name = name;
     if (query[FIELDS_PARAM] !== undefined) lookup.selection = parseSelection(entity, query[FIELDS_PARAM]);
     const ticket = this.deps.quota.reserve(key);
     if (isPromise(ticket)) this.later(lookup, ticket, this.reserved);
@@ -207,17 +209,24 @@ export class LookupPath implements LookupReplies {
 
   private reserved(lookup: Lookup, ticket: QuotaTicket | null): void {
     lookup.ticket = ticket;
-    const resolved: MaybePromise<Resolved> = resolve(this.deps.store, lookup.operation.entity, lookup.keys);
+    const { store } = this.deps;
+    const resolved: MaybePromise<Resolved> = resolve(
+      store,
+      lookup.operation.entity,
+      lookup.keys,
+      lookup.name,
+    );
     if (isPromise(resolved)) this.later(lookup, resolved, this.found);
     else this.found(lookup, resolved);
   }
 
-  private found(lookup: Lookup, { record, matchedBy }: Resolved): void {
+  private found(lookup: Lookup, { record, matchedBy, likelihood }: Resolved): void {
     this.settle(lookup, true);
     lookup.matched = [record.id];
     const { selection } = lookup;
     const etag = selection === undefined ? record.etag : selectionEtag(record.etag, selection);
     lookup.headers.push('etag', etag, 'enrich-matched-by', matchedBy.join(', '));
+    if (likelihood !== undefined) lookup.headers.push('enrich-match-likelihood', String(likelihood));
     if (notModified(lookup.req.headers['if-none-match'] as string | undefined, etag)) {
       lookup.status = 304;
     } else {

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LookupKey } from '../identifiers/params.js';
 import type { QuotaTicket } from '../limits/quota.js';
+import type { NameMatch } from '../lookup/name-match.js';
 import type { LookupOperation } from '../lookup/operations.js';
 import type { Selection } from '../lookup/selection.js';
 import type { ApiKey } from '../store/store.js';
@@ -29,6 +30,8 @@ export class Lookup implements HeldReply {
   key: ApiKey | undefined;
   ticket: QuotaTicket | null = null;
   keys: Array<[string, LookupKey]> = [];
+  /** A match by name and company asked for besides (or instead of) the identifiers. */
+  name: NameMatch | undefined = undefined;
   /** The fields asked for; none serves the record as stored. */
   selection: Selection | undefined = undefined;
   matched: string[] = [];

@@ -3,11 +3,12 @@ import type { Company } from '../schemas/company.js';
 import type { Person } from '../schemas/person.js';
 import type { Identifier, IdentifierKind } from '../store/store.js';
 import { parseAbn } from './abn.js';
-import { parseHost } from './domain.js';
+import { parseHost, registrableDomain } from './domain.js';
 import { parseEmail } from './email.js';
 import { emailSha256, HASHED_KIND } from './email-hash.js';
 import { parseLinkedinUrlOrSlug } from './linkedin.js';
-import type { Outcome } from './outcome.js';
+import { accept, type Outcome } from './outcome.js';
+import { companyNameKey, type NameParts, nameAtCompany, nameParts, splitFullName } from './person-name.js';
 
 /** Adds an identifier that normalised and is not yet listed; a value that did not is skipped. */
 function add(identifiers: Identifier[], kind: IdentifierKind, outcome: Outcome): void {
@@ -32,7 +33,8 @@ function addEmails(
  * A person's identifiers: `linkedin` from the profile URL (or a bare slug), `work_email` and
  * `personal_email` from every address, then `work_email_sha256` and `personal_email_sha256`, the hash of
  * each of those addresses in the same order (src/store/sqlite/schema.ts migration 9 adds them in this
- * order to records stored before). Values that do not normalise are skipped, never thrown.
+ * order to records stored before), then the person's last name at their current company (see
+ * addNamesAtCompany). Values that do not normalise are skipped, never thrown.
  * @example personIdentifiers({ id: 'fp1', linkedin: 'https://www.linkedin.com/in/Jane-Doe' })
  * // [{ kind: 'linkedin', value: 'jane-doe' }]
  */
@@ -49,7 +51,61 @@ export function personIdentifiers(person: Person): Identifier[] {
       if (k === kind) identifiers.push({ kind: HASHED_KIND[kind], value: emailSha256(value) });
     }
   }
+  addNamesAtCompany(identifiers, person);
   return identifiers;
+}
+
+/**
+ * Only the name-at-company identifiers of a person, in personIdentifiers' order: what SQLite migration 11
+ * and PostgreSQL migration 9 add to records stored before them.
+ */
+export function namesAtCompany(person: Person): Identifier[] {
+  const identifiers: Identifier[] = [];
+  addNamesAtCompany(identifiers, person);
+  return identifiers;
+}
+
+/** A person's own name: first and last name when both are given, else their full name split. */
+export function personNameParts(
+  person: Pick<Person, 'name' | 'first_name' | 'last_name'>,
+): NameParts | undefined {
+  if (person.first_name && person.last_name) {
+    const parts = nameParts(person.first_name, person.last_name);
+    if (parts) return parts;
+  }
+  return person.name ? splitFullName(person.name) : undefined;
+}
+
+/**
+ * The domain a name-and-company match keys a company's website by: its registrable domain (acme.com.au for
+ * shop.acme.com.au), or the host itself when it has none.
+ */
+export function companyDomainKey(website: string): Outcome {
+  const host = parseHost(website);
+  return host.ok ? accept(registrableDomain(host.value) ?? host.value) : host;
+}
+
+/**
+ * Each last-name key of the person at each way of naming their current company (id, website domain,
+ * LinkedIn slug, folded name): what a name-and-company match reads (src/lookup/name-match.ts).
+ */
+function addNamesAtCompany(identifiers: Identifier[], person: Person): void {
+  const company = person.current_company;
+  if (!company) return;
+  const parts = personNameParts(person);
+  if (!parts) return;
+  const companyKeys: Array<[IdentifierKind, Outcome]> = [];
+  if (company.id) companyKeys.push(['name_at_company_id', accept(company.id)]);
+  if (company.website) companyKeys.push(['name_at_domain', companyDomainKey(company.website)]);
+  if (company.linkedin) {
+    companyKeys.push(['name_at_linkedin', parseLinkedinUrlOrSlug(company.linkedin, 'company')]);
+  }
+  const name = company.name ? companyNameKey(company.name) : undefined;
+  if (name) companyKeys.push(['name_at_company_name', accept(name)]);
+  for (const [kind, key] of companyKeys) {
+    if (!key.ok) continue;
+    for (const last of parts.last) add(identifiers, kind, accept(nameAtCompany(key.value, last)));
+  }
 }
 
 /**

@@ -12,6 +12,10 @@ const KINDS = [
   'abn',
   'work_email_sha256',
   'personal_email_sha256',
+  'name_at_company_id',
+  'name_at_domain',
+  'name_at_linkedin',
+  'name_at_company_name',
 ] as const;
 // Fails to compile when an identifier kind is added to the store but not here.
 const everyKind: Exclude<IdentifierKind, (typeof KINDS)[number]> extends never ? true : never = true;

@@ -2,9 +2,8 @@
 // GET's rules, resolved, and classified, carrying the very problem a single GET would answer. No HTTP, no
 // accounting: the callers meter and audit.
 import { ProblemError } from '../errors.js';
-import type { LookupKey } from '../identifiers/params.js';
 import { isPromise, type MaybePromise, type ServedRecord, type Store } from '../store/store.js';
-import type { LookupOperation } from './operations.js';
+import type { LookupKeys, LookupOperation } from './operations.js';
 import { parseLookupQuery } from './query.js';
 import { type Resolved, resolve } from './resolve.js';
 
@@ -12,15 +11,15 @@ import { type Resolved, resolve } from './resolve.js';
 export type ItemStatus = 'matched' | 'not_found' | 'ambiguous' | 'invalid';
 
 export type ItemOutcome =
-  | { status: 'matched'; matchedBy: string[]; record: ServedRecord }
+  | { status: 'matched'; matchedBy: string[]; record: ServedRecord; likelihood?: number }
   | { status: Exclude<ItemStatus, 'matched'>; problem: ProblemError };
 
 /**
- * The [parameter, key] pairs of an item's params, validated as a GET's query is (names, repeats, empties,
- * lengths, normalisation); throws the GET's problem. Values must be strings, as in a query string.
- * @example itemKeys(PEOPLE_LOOKUP, { work_email: 'Jane@Acme.com.au' }) // [['work_email', {kind: 'work_email', …}]]
+ * The keys of an item's params, validated as a GET's query is (names, repeats, empties, lengths,
+ * normalisation, a name match's rules); throws the GET's problem. Values must be strings, as in a query string.
+ * @example itemKeys(PEOPLE_LOOKUP, { work_email: 'Jane@Acme.com.au' }) // { keys: [['work_email', {kind: 'work_email', …}]] }
  */
-export function itemKeys(operation: LookupOperation, params: unknown): Array<[string, LookupKey]> {
+export function itemKeys(operation: LookupOperation, params: unknown): LookupKeys {
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
     throw new ProblemError('invalid_parameter', 'params must be an object of parameter names and values.', {
       parameter: 'params',
@@ -31,10 +30,7 @@ export function itemKeys(operation: LookupOperation, params: unknown): Array<[st
       throw new ProblemError('invalid_parameter', `${name} must be a string.`, { parameter: name });
     }
   }
-  return parseLookupQuery(params as Record<string, unknown>, operation.params).map(([name, raw]) => [
-    name,
-    operation.toKey(name, raw),
-  ]);
+  return operation.toKeys(parseLookupQuery(params as Record<string, unknown>, operation.params));
 }
 
 /** The names of the parameters an item gave, in the operation's order (audited, never their values). */
@@ -62,7 +58,10 @@ function outcomeOfError(error: unknown): ItemOutcome {
   throw error;
 }
 
-const matched = ({ record, matchedBy }: Resolved): ItemOutcome => ({ status: 'matched', matchedBy, record });
+const matched = ({ record, matchedBy, likelihood }: Resolved): ItemOutcome =>
+  likelihood === undefined
+    ? { status: 'matched', matchedBy, record }
+    : { status: 'matched', matchedBy, record, likelihood };
 
 /**
  * Looks one item up: its record, or the problem the GET would answer (400, 404, 409). A failure of the
@@ -75,7 +74,8 @@ export function lookupItem(
 ): MaybePromise<ItemOutcome> {
   let resolved: MaybePromise<Resolved>;
   try {
-    resolved = resolve(store, operation.entity, itemKeys(operation, params));
+    const { keys, name } = itemKeys(operation, params);
+    resolved = resolve(store, operation.entity, keys, name);
   } catch (error) {
     return outcomeOfError(error);
   }

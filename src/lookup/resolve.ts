@@ -2,6 +2,7 @@
 import { ProblemError } from '../errors.js';
 import type { LookupKey } from '../identifiers/params.js';
 import { type Entity, isPromise, type MaybePromise, type ServedRecord, type Store } from '../store/store.js';
+import { matchByName, type NameMatch, type NameMatched } from './name-match.js';
 
 /** How many ids one identifier may list in a 409 before the list is cut. */
 export const MAX_IDS_PER_IDENTIFIER = 10;
@@ -10,6 +11,8 @@ export interface Resolved {
   record: ServedRecord;
   /** The parameters that matched the record, in the order given. */
   matchedBy: string[];
+  /** How likely (1–10) the record is the one asked for, when it was matched by name and company. */
+  likelihood?: number;
 }
 
 const LIMIT = MAX_IDS_PER_IDENTIFIER + 1;
@@ -69,7 +72,9 @@ export function resolve(
   store: Store,
   entity: Entity,
   keys: Array<[string, LookupKey]>,
+  name?: NameMatch,
 ): MaybePromise<Resolved> {
+  if (name !== undefined) return resolveWithName(store, entity, keys, name);
   if (keys.length === 1) {
     // The common case: one identifier, one read, no bookkeeping.
     const found = recordsFor(store, entity, keys[0]![1]);
@@ -78,4 +83,43 @@ export function resolve(
   const matches = keys.map(([, key]) => recordsFor(store, entity, key));
   if (!matches.some(isPromise)) return decide(entity, keys, matches as ServedRecord[][]);
   return Promise.all(matches).then((settled) => decide(entity, keys, settled));
+}
+
+const byName =
+  (name: NameMatch) =>
+  ({ record, likelihood }: NameMatched): Resolved => ({
+    record,
+    matchedBy: name.params,
+    likelihood,
+  });
+
+function matchName(store: Store, name: NameMatch): MaybePromise<Resolved> {
+  const matched = matchByName(store, name);
+  return isPromise(matched) ? matched.then(byName(name)) : byName(name)(matched);
+}
+
+const isNotFound = (error: unknown) => error instanceof ProblemError && error.code === 'not_found';
+
+/**
+ * The identifiers decide when any of them matches (one record, or a 409 of theirs); the name and company
+ * are consulted only when none does, or none is given.
+ */
+function resolveWithName(
+  store: Store,
+  entity: Entity,
+  keys: Array<[string, LookupKey]>,
+  name: NameMatch,
+): MaybePromise<Resolved> {
+  if (keys.length === 0) return matchName(store, name);
+  let strong: MaybePromise<Resolved>;
+  try {
+    strong = resolve(store, entity, keys);
+  } catch (error) {
+    if (isNotFound(error)) return matchName(store, name);
+    throw error;
+  }
+  if (!isPromise(strong)) return strong;
+  return strong.catch((error: unknown) =>
+    isNotFound(error) ? matchName(store, name) : Promise.reject(error),
+  );
 }

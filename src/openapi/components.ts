@@ -29,6 +29,14 @@ export const HEADERS = {
       'The parameters that found the record, comma-separated, in the order the operation lists them',
     schema: { type: 'string', examples: ['ln_url, work_email'] },
   },
+  'Enrich-Match-Likelihood': {
+    description:
+      'Sent when the person was matched by name and company (no identifier given matched): how likely, 1–10, ' +
+      'the record is the one asked for. 10 is the exact first name at a company given by id, domain or LinkedIn; ' +
+      '8 a short form (Bob for Robert), 7 an initial; each 2 less when the company was given by name. ' +
+      'Matches under `min_likelihood` (default 6) are 404, two equally good ones 409',
+    schema: { ...integer, minimum: 1, maximum: 10, examples: [10] },
+  },
   RateLimit: {
     description:
       "The key's token bucket after this request (IETF httpapi rate-limit draft): `r` requests left, " +

@@ -43,7 +43,14 @@ function lookupResponses(record: string, entity: string, more: Responses = {}): 
       description:
         `The one ${entity} the matching identifiers agree on, exactly as it was imported; with \`fields\`, ` +
         'only those fields (and `id`), in the order of the record',
-      headers: headers('ETag', 'Enrich-Matched-By', ...KEYED, 'Enrich-Quota-Remaining'),
+      headers: headers(
+        'ETag',
+        'Enrich-Matched-By',
+        // Only a person is matched by name and company.
+        ...(entity === 'person' ? (['Enrich-Match-Likelihood'] as const) : []),
+        ...KEYED,
+        'Enrich-Quota-Remaining',
+      ),
       content: { 'application/json': { schema: schemaRef(record) } },
     },
     304: responseRef('NotModified'),
@@ -88,7 +95,8 @@ function schemaFor<P extends string>(operation: LookupOperation<P>, docs: Lookup
     operationId: versioned ? `${docs.operationId}V1` : docs.operationId,
     summary: versioned ? `${docs.summary} (/v1)` : docs.summary,
     description:
-      `Give one or more identifiers; the same operation is also served as \`${other}\`, and as ` +
+      `Give one or more identifiers${operation.entity === 'people' ? ', or a name and a company (see `name`)' : ''}; ` +
+      `the same operation is also served as \`${other}\`, and as ` +
       `\`POST /v1${operation.path}/lookup\` with the parameters in a JSON body (no e-mail address in the URL).`,
     tags: ['lookups'],
     security: [{ bearer: [] }],

@@ -1,12 +1,17 @@
 // GET /people (and /v1/people): the person lookup of spec §4.1.
 import type { FastifyInstance } from 'fastify';
 import type { LookupPath } from '../http/lookup-path.js';
-import type { PersonParam } from '../identifiers/params.js';
-import { PEOPLE_LOOKUP } from '../lookup/operations.js';
+import { DEFAULT_MIN_LIKELIHOOD } from '../lookup/name-match.js';
+import { PEOPLE_LOOKUP, type PeopleLookupParam } from '../lookup/operations.js';
 import { Person } from '../schemas/person.js';
 import { registerLookup } from './lookup.js';
 
-export const paramDocs: Record<PersonParam, { description: string; example: string }> = {
+const NAME_MATCH =
+  'Matched with one of company_id, company_domain, company_ln_slug, company_name (never across companies), ' +
+  'ignoring case, accents, punctuation, middle names and initials, and common short forms (Bob, Robert). ' +
+  'Consulted only when no identifier given matches; the answer carries `Enrich-Match-Likelihood`';
+
+export const paramDocs: Record<PeopleLookupParam, { description: string; example: string }> = {
   id: { description: "The service's person identifier", example: 'fp000000067890' },
   ln_slug: { description: 'LinkedIn slug of the person', example: 'jane-citizen-4821' },
   ln_url: {
@@ -28,6 +33,38 @@ export const paramDocs: Record<PersonParam, { description: string; example: stri
     description:
       'Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted)',
     example: '80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831',
+  },
+  name: {
+    description: `Full name of the person (first and last name; middle names, titles and suffixes ignored). ${NAME_MATCH}`,
+    example: 'Jane Citizen',
+  },
+  first_name: { description: `First name, with last_name (instead of name). ${NAME_MATCH}`, example: 'Jane' },
+  last_name: { description: 'Last name, with first_name', example: 'Citizen' },
+  company_id: {
+    description: "The current company's id, for a match by name: the strongest way to name it",
+    example: 'f900000000001',
+  },
+  company_domain: {
+    description:
+      "The current company's website or domain, for a match by name (its registrable domain is compared)",
+    example: 'acme.com.au',
+  },
+  company_ln_slug: {
+    description: "The current company's LinkedIn slug, for a match by name",
+    example: 'acme-holdings',
+  },
+  company_name: {
+    description:
+      "The current company's name, for a match by name: case, punctuation and legal suffixes (Pty Ltd, Limited, " +
+      'Ltd, Inc, Co …) ignored; a weaker match (likelihood 2 lower) than by id, domain or LinkedIn',
+    example: 'Acme Holdings Pty Ltd',
+  },
+  min_likelihood: {
+    description:
+      `The least likelihood (1–10, default ${DEFAULT_MIN_LIKELIHOOD}) a match by name is answered with; weaker ` +
+      'ones are 404. 10 is the exact first name at a company given by id, domain or LinkedIn, 8 a short form, ' +
+      '7 an initial; each 2 less with company_name',
+    example: '8',
   },
 };
 

@@ -99,6 +99,14 @@ export function bulkSchemas(name: 'People' | 'Company', record: string, params: 
           matched_by: Type.Array(Type.String(), {
             description: 'The parameters that found the record, as the GET names them in Enrich-Matched-By',
           }),
+          match_likelihood: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              maximum: 10,
+              description:
+                'For a person matched by name and company: as the GET sends it in Enrich-Match-Likelihood',
+            }),
+          ),
           record: ref(record),
         },
         { additionalProperties: false },

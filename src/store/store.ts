@@ -17,7 +17,17 @@ export type PersonIdentifierKind =
   | 'work_email'
   | 'personal_email'
   | 'work_email_sha256'
-  | 'personal_email_sha256';
+  | 'personal_email_sha256'
+  | NameAtCompanyKind;
+/**
+ * A person's last name at their current company, keyed by how the company is named: its id, the domain
+ * of its website, its LinkedIn slug, or its folded name (src/identifiers/person-name.ts).
+ */
+export type NameAtCompanyKind =
+  | 'name_at_company_id'
+  | 'name_at_domain'
+  | 'name_at_linkedin'
+  | 'name_at_company_name';
 export type CompanyIdentifierKind = 'linkedin' | 'domain' | 'abn';
 export type IdentifierKind = PersonIdentifierKind | CompanyIdentifierKind;
 

@@ -71,6 +71,11 @@ describe('the README examples, against npm start', () => {
       expect(examples.some((line) => kind.test(line))).toBe(true);
   });
 
+  it('includes a match by name and company, by GET and by POST', () => {
+    expect(examples.some((line) => /name=.*company_domain=/.test(line))).toBe(true);
+    expect(examples.some((line) => line.includes('"company_name"'))).toBe(true);
+  });
+
   it('includes searches of both forms', () => {
     expect(examples.filter((line) => line.includes('/people/search')).length).toBeGreaterThanOrEqual(2);
     expect(examples.some((line) => line.includes('/v1/people/search'))).toBe(true);
@@ -91,6 +96,11 @@ describe('the README examples, against npm start', () => {
     expect(response.status, text).toBe(200);
     // A bulk's items were answered, not merely the request: every one of these examples finds records.
     if (url.includes('/bulk')) expect(text).toContain('"status":"matched"');
+    // A match by name says how likely it is: 10 by domain, 8 by company name, as the README says.
+    if (/name=|"last_name"/.test(line)) {
+      const likelihood = response.headers.get('enrich-match-likelihood');
+      expect(likelihood).toBe(line.includes('company_name') ? '8' : '10');
+    }
     // A search finds someone in the demo set: its filters were picked to match demo records.
     if (url.includes('/search')) {
       const answer = JSON.parse(text) as unknown[] | { results: unknown[] };

@@ -176,6 +176,14 @@ describe.each(BACKENDS)('on %s', (backend) => {
         'personal_email',
         'work_email_sha256',
         'personal_email_sha256',
+        'name',
+        'first_name',
+        'last_name',
+        'company_id',
+        'company_domain',
+        'company_ln_slug',
+        'company_name',
+        'min_likelihood',
       ]);
     });
 

@@ -49,6 +49,14 @@ describe('operations endpoints', () => {
       'personal_email',
       'work_email_sha256',
       'personal_email_sha256',
+      'name',
+      'first_name',
+      'last_name',
+      'company_id',
+      'company_domain',
+      'company_ln_slug',
+      'company_name',
+      'min_likelihood',
       'fields',
     ]);
     expect(people.parameters[3].examples.default).toEqual({
@@ -112,6 +120,7 @@ describe('operations endpoints', () => {
         'Cache-Control',
         'ETag',
         'Enrich-Matched-By',
+        'Enrich-Match-Likelihood',
         'Enrich-Quota-Remaining',
         'RateLimit',
         'RateLimit-Policy',
@@ -119,6 +128,8 @@ describe('operations endpoints', () => {
       ].sort(),
     );
     expect(lookup[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Person' });
+    // Only a person is matched by name: a company's answer never says how likely.
+    expect(doc.paths['/v1/company'].get.responses[200].headers['Enrich-Match-Likelihood']).toBeUndefined();
     expect(lookup[200].description).not.toBe('Default Response');
     const { responses } = doc.components;
     const resolve = (response: { $ref: string }) => responses[response.$ref.split('/').at(-1)!];

@@ -9,6 +9,7 @@ import type {
   UsageRow,
 } from '../../src/store/store.js';
 import { hashedEmailContract } from './contract-hashed-emails.js';
+import { nameMatchContract } from './contract-name-match.js';
 import { searchContract } from './search-contract.js';
 
 const person = (n: number, identifiers: Identifier[], extra = ''): RecordToStore => {
@@ -126,6 +127,7 @@ export function describeStoreContract(
     });
 
     hashedEmailContract(() => store);
+    describe('name and company', () => nameMatchContract(() => store));
 
     it('serves records with their stored bytes by id and by identifier, limited, in id order', async () => {
       const body = '{ "id":"fp000000000002",  "name" : "Zoë 😀" }';

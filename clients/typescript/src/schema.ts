@@ -47,7 +47,7 @@ export interface paths {
         };
         /**
          * Look up one person by any identifier
-         * @description Give one or more identifiers; the same operation is also served as `/v1/people`, and as `POST /v1/people/lookup` with the parameters in a JSON body (no e-mail address in the URL).
+         * @description Give one or more identifiers, or a name and a company (see `name`); the same operation is also served as `/v1/people`, and as `POST /v1/people/lookup` with the parameters in a JSON body (no e-mail address in the URL).
          */
         get: operations["lookupPerson"];
         put?: never;
@@ -67,7 +67,7 @@ export interface paths {
         };
         /**
          * Look up one person by any identifier (/v1)
-         * @description Give one or more identifiers; the same operation is also served as `/people`, and as `POST /v1/people/lookup` with the parameters in a JSON body (no e-mail address in the URL).
+         * @description Give one or more identifiers, or a name and a company (see `name`); the same operation is also served as `/people`, and as `POST /v1/people/lookup` with the parameters in a JSON body (no e-mail address in the URL).
          */
         get: operations["lookupPersonV1"];
         put?: never;
@@ -908,6 +908,46 @@ export interface components {
              * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
              */
             personal_email_sha256?: string;
+            /**
+             * @description Full name of the person (first and last name; middle names, titles and suffixes ignored). Matched with one of company_id, company_domain, company_ln_slug, company_name (never across companies), ignoring case, accents, punctuation, middle names and initials, and common short forms (Bob, Robert). Consulted only when no identifier given matches; the answer carries `Enrich-Match-Likelihood`
+             * @example Jane Citizen
+             */
+            name?: string;
+            /**
+             * @description First name, with last_name (instead of name). Matched with one of company_id, company_domain, company_ln_slug, company_name (never across companies), ignoring case, accents, punctuation, middle names and initials, and common short forms (Bob, Robert). Consulted only when no identifier given matches; the answer carries `Enrich-Match-Likelihood`
+             * @example Jane
+             */
+            first_name?: string;
+            /**
+             * @description Last name, with first_name
+             * @example Citizen
+             */
+            last_name?: string;
+            /**
+             * @description The current company's id, for a match by name: the strongest way to name it
+             * @example f900000000001
+             */
+            company_id?: string;
+            /**
+             * @description The current company's website or domain, for a match by name (its registrable domain is compared)
+             * @example acme.com.au
+             */
+            company_domain?: string;
+            /**
+             * @description The current company's LinkedIn slug, for a match by name
+             * @example acme-holdings
+             */
+            company_ln_slug?: string;
+            /**
+             * @description The current company's name, for a match by name: case, punctuation and legal suffixes (Pty Ltd, Limited, Ltd, Inc, Co …) ignored; a weaker match (likelihood 2 lower) than by id, domain or LinkedIn
+             * @example Acme Holdings Pty Ltd
+             */
+            company_name?: string;
+            /**
+             * @description The least likelihood (1–10, default 6) a match by name is answered with; weaker ones are 404. 10 is the exact first name at a company given by id, domain or LinkedIn, 8 a short form, 7 an initial; each 2 less with company_name
+             * @example 8
+             */
+            min_likelihood?: string;
         };
         /**
          * PeopleBulkItem
@@ -944,6 +984,8 @@ export interface components {
             status: "matched";
             /** @description The parameters that found the record, as the GET names them in Enrich-Matched-By */
             matched_by: string[];
+            /** @description For a person matched by name and company: as the GET sends it in Enrich-Match-Likelihood */
+            match_likelihood?: number;
             record: components["schemas"]["Person"];
         } | {
             /** @description The item's `ref`, when it gave one */
@@ -1029,6 +1071,8 @@ export interface components {
             status: "matched";
             /** @description The parameters that found the record, as the GET names them in Enrich-Matched-By */
             matched_by: string[];
+            /** @description For a person matched by name and company: as the GET sends it in Enrich-Match-Likelihood */
+            match_likelihood?: number;
             record: components["schemas"]["Company"];
         } | {
             /** @description The item's `ref`, when it gave one */
@@ -1282,6 +1326,8 @@ export interface components {
         ETag: string;
         /** @description The parameters that found the record, comma-separated, in the order the operation lists them */
         "Enrich-Matched-By": string;
+        /** @description Sent when the person was matched by name and company (no identifier given matched): how likely, 1–10, the record is the one asked for. 10 is the exact first name at a company given by id, domain or LinkedIn; 8 a short form (Bob for Robert), 7 an initial; each 2 less when the company was given by name. Matches under `min_likelihood` (default 6) are 404, two equally good ones 409 */
+        "Enrich-Match-Likelihood": number;
         /** @description The key's token bucket after this request (IETF httpapi rate-limit draft): `r` requests left, `t` seconds until the bucket is full again. On every response to a request whose key was authenticated */
         RateLimit: string;
         /** @description The key's rate limit: `q` requests per `w` seconds, with a burst of one second's worth */
@@ -1383,6 +1429,46 @@ export interface operations {
                  */
                 personal_email_sha256?: string;
                 /**
+                 * @description Full name of the person (first and last name; middle names, titles and suffixes ignored). Matched with one of company_id, company_domain, company_ln_slug, company_name (never across companies), ignoring case, accents, punctuation, middle names and initials, and common short forms (Bob, Robert). Consulted only when no identifier given matches; the answer carries `Enrich-Match-Likelihood`
+                 * @example Jane Citizen
+                 */
+                name?: string;
+                /**
+                 * @description First name, with last_name (instead of name). Matched with one of company_id, company_domain, company_ln_slug, company_name (never across companies), ignoring case, accents, punctuation, middle names and initials, and common short forms (Bob, Robert). Consulted only when no identifier given matches; the answer carries `Enrich-Match-Likelihood`
+                 * @example Jane
+                 */
+                first_name?: string;
+                /**
+                 * @description Last name, with first_name
+                 * @example Citizen
+                 */
+                last_name?: string;
+                /**
+                 * @description The current company's id, for a match by name: the strongest way to name it
+                 * @example f900000000001
+                 */
+                company_id?: string;
+                /**
+                 * @description The current company's website or domain, for a match by name (its registrable domain is compared)
+                 * @example acme.com.au
+                 */
+                company_domain?: string;
+                /**
+                 * @description The current company's LinkedIn slug, for a match by name
+                 * @example acme-holdings
+                 */
+                company_ln_slug?: string;
+                /**
+                 * @description The current company's name, for a match by name: case, punctuation and legal suffixes (Pty Ltd, Limited, Ltd, Inc, Co …) ignored; a weaker match (likelihood 2 lower) than by id, domain or LinkedIn
+                 * @example Acme Holdings Pty Ltd
+                 */
+                company_name?: string;
+                /**
+                 * @description The least likelihood (1–10, default 6) a match by name is answered with; weaker ones are 404. 10 is the exact first name at a company given by id, domain or LinkedIn, 8 a short form, 7 an initial; each 2 less with company_name
+                 * @example 8
+                 */
+                min_likelihood?: string;
+                /**
                  * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
                  * @example name,current_company.name
                  */
@@ -1399,6 +1485,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "Enrich-Matched-By": components["headers"]["Enrich-Matched-By"];
+                    "Enrich-Match-Likelihood": components["headers"]["Enrich-Match-Likelihood"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1459,6 +1546,46 @@ export interface operations {
                  */
                 personal_email_sha256?: string;
                 /**
+                 * @description Full name of the person (first and last name; middle names, titles and suffixes ignored). Matched with one of company_id, company_domain, company_ln_slug, company_name (never across companies), ignoring case, accents, punctuation, middle names and initials, and common short forms (Bob, Robert). Consulted only when no identifier given matches; the answer carries `Enrich-Match-Likelihood`
+                 * @example Jane Citizen
+                 */
+                name?: string;
+                /**
+                 * @description First name, with last_name (instead of name). Matched with one of company_id, company_domain, company_ln_slug, company_name (never across companies), ignoring case, accents, punctuation, middle names and initials, and common short forms (Bob, Robert). Consulted only when no identifier given matches; the answer carries `Enrich-Match-Likelihood`
+                 * @example Jane
+                 */
+                first_name?: string;
+                /**
+                 * @description Last name, with first_name
+                 * @example Citizen
+                 */
+                last_name?: string;
+                /**
+                 * @description The current company's id, for a match by name: the strongest way to name it
+                 * @example f900000000001
+                 */
+                company_id?: string;
+                /**
+                 * @description The current company's website or domain, for a match by name (its registrable domain is compared)
+                 * @example acme.com.au
+                 */
+                company_domain?: string;
+                /**
+                 * @description The current company's LinkedIn slug, for a match by name
+                 * @example acme-holdings
+                 */
+                company_ln_slug?: string;
+                /**
+                 * @description The current company's name, for a match by name: case, punctuation and legal suffixes (Pty Ltd, Limited, Ltd, Inc, Co …) ignored; a weaker match (likelihood 2 lower) than by id, domain or LinkedIn
+                 * @example Acme Holdings Pty Ltd
+                 */
+                company_name?: string;
+                /**
+                 * @description The least likelihood (1–10, default 6) a match by name is answered with; weaker ones are 404. 10 is the exact first name at a company given by id, domain or LinkedIn, 8 a short form, 7 an initial; each 2 less with company_name
+                 * @example 8
+                 */
+                min_likelihood?: string;
+                /**
                  * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
                  * @example name,current_company.name
                  */
@@ -1475,6 +1602,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "Enrich-Matched-By": components["headers"]["Enrich-Matched-By"];
+                    "Enrich-Match-Likelihood": components["headers"]["Enrich-Match-Likelihood"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1928,6 +2056,46 @@ export interface operations {
                      * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
                      */
                     personal_email_sha256?: string;
+                    /**
+                     * @description Full name of the person (first and last name; middle names, titles and suffixes ignored). Matched with one of company_id, company_domain, company_ln_slug, company_name (never across companies), ignoring case, accents, punctuation, middle names and initials, and common short forms (Bob, Robert). Consulted only when no identifier given matches; the answer carries `Enrich-Match-Likelihood`
+                     * @example Jane Citizen
+                     */
+                    name?: string;
+                    /**
+                     * @description First name, with last_name (instead of name). Matched with one of company_id, company_domain, company_ln_slug, company_name (never across companies), ignoring case, accents, punctuation, middle names and initials, and common short forms (Bob, Robert). Consulted only when no identifier given matches; the answer carries `Enrich-Match-Likelihood`
+                     * @example Jane
+                     */
+                    first_name?: string;
+                    /**
+                     * @description Last name, with first_name
+                     * @example Citizen
+                     */
+                    last_name?: string;
+                    /**
+                     * @description The current company's id, for a match by name: the strongest way to name it
+                     * @example f900000000001
+                     */
+                    company_id?: string;
+                    /**
+                     * @description The current company's website or domain, for a match by name (its registrable domain is compared)
+                     * @example acme.com.au
+                     */
+                    company_domain?: string;
+                    /**
+                     * @description The current company's LinkedIn slug, for a match by name
+                     * @example acme-holdings
+                     */
+                    company_ln_slug?: string;
+                    /**
+                     * @description The current company's name, for a match by name: case, punctuation and legal suffixes (Pty Ltd, Limited, Ltd, Inc, Co …) ignored; a weaker match (likelihood 2 lower) than by id, domain or LinkedIn
+                     * @example Acme Holdings Pty Ltd
+                     */
+                    company_name?: string;
+                    /**
+                     * @description The least likelihood (1–10, default 6) a match by name is answered with; weaker ones are 404. 10 is the exact first name at a company given by id, domain or LinkedIn, 8 a short form, 7 an initial; each 2 less with company_name
+                     * @example 8
+                     */
+                    min_likelihood?: string;
                     fields?: string | string[];
                 };
             };
@@ -1938,6 +2106,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "Enrich-Matched-By": components["headers"]["Enrich-Matched-By"];
+                    "Enrich-Match-Likelihood": components["headers"]["Enrich-Match-Likelihood"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

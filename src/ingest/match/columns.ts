@@ -53,6 +53,10 @@ export const PEOPLE_COLUMNS: ColumnAliases = {
   ...aliases(['lastname', 'surname', 'familyname'], ['last_name']),
   ...aliases(['enrichcompanyid'], ['company_id']),
   ...aliases(
+    ['companylinkedin', 'companylinkedinurl', 'companylinkedinslug', 'companylinkedinpage'],
+    ['company_ln_slug'],
+  ),
+  ...aliases(
     ['website', 'domain', 'companywebsite', 'companydomain', 'companyurl', 'emaildomain'],
     ['company_domain'],
   ),

@@ -1,4 +1,6 @@
 // Which columns of a list give which lookup parameters: by their headers, or as `--map COLUMN=PARAM` says.
+import { ProblemError } from '../../errors.js';
+import { COMPANY_PARAMS_OF_NAME, NAME_PARAMS, parseNameMatch } from '../../lookup/name-match.js';
 import type { LookupOperation } from '../../lookup/operations.js';
 import { COMPANY_COLUMNS, type ColumnAliases, normaliseHeader, PEOPLE_COLUMNS } from './columns.js';
 import { ListError, type ListRow, type RowParams } from './list.js';
@@ -91,6 +93,7 @@ export function mapColumns(
     });
     if (best >= 0) given.set(best, [...(given.get(best) ?? []), param]);
   }
+  dropHalfNameMatch(given);
   const uses = [...given.entries()]
     .sort(([a], [b]) => a - b)
     .map(([index, params]) => ({
@@ -105,6 +108,24 @@ export function mapColumns(
     );
   }
   return uses;
+}
+
+const NAME_PART = new Set<string>(NAME_PARAMS);
+const COMPANY_OF_NAME = new Set<string>(COMPANY_PARAMS_OF_NAME);
+const isNameMatchParam = (param: string) => NAME_PART.has(param) || COMPANY_OF_NAME.has(param);
+
+/**
+ * A name is matched only within a company: columns of names without a column of companies (or the other way
+ * round) give nothing, so a list of names and e-mail addresses is matched by its addresses alone.
+ */
+function dropHalfNameMatch(given: Map<number, string[]>): void {
+  const params = [...given.values()].flat();
+  if (params.some((p) => NAME_PART.has(p)) && params.some((p) => COMPANY_OF_NAME.has(p))) return;
+  for (const [index, list] of given) {
+    const kept = list.filter((param) => !isNameMatchParam(param));
+    if (kept.length > 0) given.set(index, kept);
+    else given.delete(index);
+  }
 }
 
 /** The headers of a list that no lookup uses, in column order. */
@@ -125,6 +146,38 @@ export function rowParams(uses: readonly ColumnUse[], row: ListRow): RowParams {
     if (value === undefined || value.trim() === '') continue;
     for (const param of use.params) params[param] = value;
   }
+  return withWholeNameMatch(params);
+}
+
+/**
+ * A row's parameters without those of a name match it cannot make (a name and no company, or a company and
+ * no name, in its cells; a one-word name beside an e-mail address): what it gives besides is looked up as it
+ * is. A row that gives nothing else keeps them, to be answered with the problem of its name.
+ */
+function withWholeNameMatch(params: Record<string, string>): Record<string, string> {
+  const named: Record<string, string> = {};
+  let name = false;
+  let company = false;
+  let other = false;
+  for (const param in params) {
+    if (!isNameMatchParam(param)) other = true;
+    else {
+      named[param] = params[param]!;
+      if (NAME_PART.has(param)) name = true;
+      else company = true;
+    }
+  }
+  if (!name && !company) return params;
+  if (name === company) {
+    try {
+      parseNameMatch(named);
+      return params;
+    } catch (error) {
+      if (!other) return params;
+      if (!(error instanceof ProblemError)) throw error;
+    }
+  }
+  for (const param in named) delete params[param];
   return params;
 }
 

@@ -1,6 +1,8 @@
 // PostgreSQL schema migrations, embedded as strings so the compiled service carries them (tsc copies no .sql).
 
 import type pg from 'pg';
+import { namesAtCompany } from '../../identifiers/record.js';
+import type { Person } from '../../schemas/person.js';
 import { IDENTIFIER_KIND_CODES } from './schema.js';
 import { fillSearchRows } from './search-writes.js';
 
@@ -242,6 +244,60 @@ CREATE INDEX people_search_text ON people_search USING gin (text gin_trgm_ops);
       await fillSearchRows(client, 'people');
     },
   },
+  {
+    version: 9,
+    name: 'names at companies',
+    sql: 'SELECT 1',
+    fill: fillNamesAtCompany,
+  },
 ];
+
+/** People read per round of the name-at-company fill. */
+const NAMES_PAGE = 5_000;
+
+/**
+ * Every stored person indexed by their last name at their current company (kinds 8–11), as
+ * personIdentifiers lists them for a record imported now; each record's sorted list gains the same keys.
+ */
+async function fillNamesAtCompany(client: pg.ClientBase): Promise<void> {
+  for (let after = 0; ; ) {
+    const { rows } = await client.query<{ rid: string; body: string; idents: string[] }>({
+      text: `SELECT rid, body, idents FROM people WHERE rid > $1 ORDER BY rid LIMIT ${NAMES_PAGE}`,
+      values: [after],
+    });
+    const updated: { rids: string[]; lists: string[] } = { rids: [], lists: [] };
+    const index: { kinds: number[]; values: string[]; rids: string[] } = { kinds: [], values: [], rids: [] };
+    for (const row of rows) {
+      const added = namesAtCompany(JSON.parse(row.body) as Person);
+      if (added.length === 0) continue;
+      const keys = new Set(row.idents);
+      for (const { kind, value } of added) {
+        const key = `${IDENTIFIER_KIND_CODES[kind]}:${value}`;
+        if (keys.has(key)) continue;
+        keys.add(key);
+        index.kinds.push(IDENTIFIER_KIND_CODES[kind]);
+        index.values.push(value);
+        index.rids.push(row.rid);
+      }
+      updated.rids.push(row.rid);
+      // Sorted as identifierKeys sorts an imported record's list.
+      updated.lists.push(JSON.stringify([...keys].sort()));
+    }
+    if (updated.rids.length > 0) {
+      await client.query({
+        text: `UPDATE people p SET idents = ARRAY(SELECT json_array_elements_text(u.list))
+               FROM unnest($1::bigint[], $2::json[]) AS u(rid, list) WHERE p.rid = u.rid`,
+        values: [updated.rids, updated.lists],
+      });
+      await client.query({
+        text: `INSERT INTO people_ident (kind, value, rid)
+               SELECT * FROM unnest($1::smallint[], $2::text[], $3::bigint[])`,
+        values: [index.kinds, index.values, index.rids],
+      });
+    }
+    if (rows.length < NAMES_PAGE) return;
+    after = Number(rows.at(-1)!.rid);
+  }
+}
 
 export const LATEST_POSTGRES_VERSION = Math.max(...POSTGRES_MIGRATIONS.map((m) => m.version));

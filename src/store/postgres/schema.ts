@@ -10,6 +10,10 @@ export const IDENTIFIER_KIND_CODES: Readonly<Record<IdentifierKind, number>> = {
   abn: 5,
   work_email_sha256: 6,
   personal_email_sha256: 7,
+  name_at_company_id: 8,
+  name_at_domain: 9,
+  name_at_linkedin: 10,
+  name_at_company_name: 11,
 };
 
 /** The record table and identifier table of an entity. */

@@ -1,6 +1,8 @@
 // The SQLite schema as a list of migrations, applied in order and tracked in PRAGMA user_version.
 import type Database from 'better-sqlite3';
 import { emailSha256 } from '../../identifiers/email-hash.js';
+import { namesAtCompany } from '../../identifiers/record.js';
+import type { Person } from '../../schemas/person.js';
 import type { Entity, IdentifierKind } from '../store.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
 import { SEARCH_MIGRATION } from './search-schema.js';
@@ -14,6 +16,10 @@ export const KIND_CODES: Readonly<Record<IdentifierKind, number>> = {
   abn: 5,
   work_email_sha256: 6,
   personal_email_sha256: 7,
+  name_at_company_id: 8,
+  name_at_domain: 9,
+  name_at_linkedin: 10,
+  name_at_company_name: 11,
 };
 
 /** Table names per entity; the only strings ever interpolated into SQL. */
@@ -87,6 +93,30 @@ const hashedEmails = () => {
   ) WHERE EXISTS (SELECT 1 FROM json_each(people.idents) j WHERE j.value ->> 0 IN (${work}, ${personal}));
   UPDATE serving_state SET generation = generation + 1;`;
 };
+
+/** migrate() lends this one too: a stored person body's name-at-company identifiers, as `idents` lists them. */
+const NAMES_AT_COMPANY = 'enrich_names_at_company';
+
+/**
+ * 11: every stored person is indexed by their last name at their current company (kinds 8–11), as
+ * personIdentifiers lists them for a record imported now: after every identifier it had. The generation
+ * moves on, so that the serving index is rebuilt with them.
+ */
+const namesAtCompanyMigration = () => `
+  CREATE TEMP TABLE added_names AS
+    SELECT id, ${NAMES_AT_COMPANY}(body) AS added FROM people;
+  DELETE FROM added_names WHERE added = '[]';
+  INSERT OR IGNORE INTO people_ident (kind, value, id)
+    SELECT j.value ->> 0, j.value ->> 1, a.id FROM added_names a, json_each(a.added) j;
+  UPDATE people SET idents = (
+    SELECT json_group_array(json(entry) ORDER BY part, position) FROM (
+      SELECT j.value AS entry, 0 AS part, j.key AS position FROM json_each(people.idents) j
+      UNION ALL
+      SELECT j.value, 1, j.key FROM added_names a, json_each(a.added) j WHERE a.id = people.id
+    )
+  ) WHERE id IN (SELECT id FROM added_names);
+  DROP TABLE added_names;
+  UPDATE serving_state SET generation = generation + 1;`;
 
 /** Migration n (1-based) brings user_version from n-1 to n. Append only. */
 export const MIGRATIONS: readonly string[] = [
@@ -195,6 +225,7 @@ export const MIGRATIONS: readonly string[] = [
   hashedEmails(),
   // 10: search tables, their indexes and FTS5, filled from every stored record (search-schema.ts).
   SEARCH_MIGRATION,
+  namesAtCompanyMigration(),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -217,6 +248,10 @@ export function applyPragmas(db: Database.Database, readonly: boolean): void {
 /** The SQL functions migrations call (SQLite has no SHA-256 of its own). */
 export function registerMigrationFunctions(db: Database.Database): void {
   db.function(SHA256, { deterministic: true }, (value) => emailSha256(String(value)));
+  db.function(NAMES_AT_COMPANY, { deterministic: true }, (body) => {
+    const added = namesAtCompany(JSON.parse(String(body)) as Person);
+    return JSON.stringify(added.map(({ kind, value }) => [KIND_CODES[kind], value]));
+  });
 }
 
 /** Brings the schema up to date; refuses a database written by a newer version of the service. */

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { COMPANY_COLUMNS, normaliseHeader, PEOPLE_COLUMNS } from '../../../src/ingest/match/columns.js';
 import { ListError } from '../../../src/ingest/match/list.js';
 import { MemberMapping, mapColumns, parseOverride, rowParams } from '../../../src/ingest/match/mapping.js';
+import { NAME_MATCH_PARAMS } from '../../../src/lookup/name-match.js';
 import { COMPANY_LOOKUP, type LookupOperation, PEOPLE_LOOKUP } from '../../../src/lookup/operations.js';
 
 const people = PEOPLE_LOOKUP as LookupOperation;
+const NAME_MATCH: readonly string[] = NAME_MATCH_PARAMS;
 const companies = COMPANY_LOOKUP as LookupOperation;
 const mapped = (headers: string[], operation = people, overrides: string[] = []) =>
   mapColumns(headers, operation, overrides.map(parseOverride)).map(({ header, params }) => [header, params]);
@@ -13,8 +15,27 @@ const mapped = (headers: string[], operation = people, overrides: string[] = [])
 describe('mapping the columns of a list to lookup parameters', () => {
   it('recognises the headers people actually write, whatever their case, spaces, dashes and underscores', () => {
     expect(mapped(['Name', 'E-Mail ', 'Profile-URL', 'Company'])).toEqual([
+      ['Name', ['name']],
       ['E-Mail ', ['work_email', 'personal_email']],
       ['Profile-URL', ['ln_url']],
+      ['Company', ['company_name']],
+    ]);
+    expect(
+      mapped([
+        'First Name',
+        'Last Name',
+        'Full Name',
+        'Company Domain',
+        'Company LinkedIn',
+        'enrich_company_id',
+      ]),
+    ).toEqual([
+      ['First Name', ['first_name']],
+      ['Last Name', ['last_name']],
+      ['Full Name', ['name']],
+      ['Company Domain', ['company_domain']],
+      ['Company LinkedIn', ['company_ln_slug']],
+      ['enrich_company_id', ['company_id']],
     ]);
     expect(mapped(['work_email', 'LinkedIn URL', 'personal e-mail'])).toEqual([
       ['work_email', ['work_email']],
@@ -47,10 +68,26 @@ describe('mapping the columns of a list to lookup parameters', () => {
     ] as const) {
       for (const header of Object.keys(table)) {
         const accepted = table[header]!.filter((p) => operation.params.includes(p));
-        if (accepted.length === 0) expect(() => mapColumns([header], operation)).toThrow(ListError);
+        // A name alone, or a company alone, matches nobody (never across companies).
+        const halfNameMatch = operation === people && accepted.every((p) => NAME_MATCH.includes(p));
+        if (accepted.length === 0 || halfNameMatch)
+          expect(() => mapColumns([header], operation)).toThrow(ListError);
         else expect(mapped([header], operation)).toEqual([[header, accepted]]);
       }
     }
+  });
+
+  it("uses names only with companies, and a row's name only when it gives a company too", () => {
+    expect(mapped(['Name', 'Email'])).toEqual([['Email', ['work_email', 'personal_email']]]);
+    expect(mapped(['Website', 'Email'])).toEqual([['Email', ['work_email', 'personal_email']]]);
+    const uses = mapColumns(['Email', 'Name', 'Company'], people);
+    const row = (fields: string[]) => rowParams(uses, { fields, malformed: false } as never);
+    expect(row(['a@b.co', 'Jane Citizen', ''])).toEqual({ work_email: 'a@b.co', personal_email: 'a@b.co' });
+    expect(row(['', '', 'Acme'])).toEqual({});
+    expect(row(['', 'Jane Citizen', 'Acme'])).toEqual({ name: 'Jane Citizen', company_name: 'Acme' });
+    // A one-word name is no name match: beside an address it is left out, alone it is the row's problem.
+    expect(row(['a@b.co', 'Jane', 'Acme'])).toEqual({ work_email: 'a@b.co', personal_email: 'a@b.co' });
+    expect(row(['', 'Jane', 'Acme'])).toEqual({ name: 'Jane', company_name: 'Acme' });
   });
 
   it('never takes a bare ID column for a record id, only enrich_id', () => {

@@ -172,6 +172,51 @@ describe('postgres migrations', () => {
     await store.close();
   });
 
+  it('indexes the names at companies of people stored before migration 9, as an import lists them', async () => {
+    const { url, client } = await databaseBefore(9);
+    const jane = prepareLine(
+      'people',
+      JSON.stringify({
+        id: 'fp000000000001',
+        name: 'Dr Zoë Anne Citizen',
+        linkedin: 'zoe-citizen',
+        current_company: { id: 'f1', linkedin: 'acme-holdings', name: 'Acme Holdings Limited' },
+      }),
+    ) as RecordToStore;
+    // As migration 8 left it: the identifiers of before, on the record and in the index.
+    const plain = identifierKeys({
+      ...jane,
+      identifiers: jane.identifiers.filter((i) => !i.kind.startsWith('name_at_')),
+    });
+    await client.query(`INSERT INTO people (rid, id, etag, body, idents) VALUES (1, $1, $2, $3, $4)`, [
+      jane.id,
+      jane.etag,
+      jane.body,
+      plain,
+    ]);
+    for (const key of plain) {
+      const { kind, value } = identifierRow(key, 1);
+      await client.query('INSERT INTO people_ident (kind, value, rid) VALUES ($1, $2, 1)', [kind, value]);
+    }
+    await client.end();
+
+    expect((await migratePostgres(url)).applied).toEqual([9]);
+    const store = await openPostgresStore({ url });
+    expect(await store.findIds('people', 'name_at_company_id', 'f1|citizen', 5)).toEqual([jane.id]);
+    expect(await store.findIds('people', 'name_at_linkedin', 'acme-holdings|citizen', 5)).toEqual([jane.id]);
+    expect(await store.findIds('people', 'name_at_company_name', 'acme holdings|citizen', 5)).toEqual([
+      jane.id,
+    ]);
+    const check = new pg.Client({ connectionString: url });
+    await check.connect();
+    const { rows } = await check.query<{ idents: string[] }>('SELECT idents FROM people');
+    expect(rows[0]?.idents).toEqual(identifierKeys(jane));
+    const count = await check.query<{ n: string }>('SELECT count(*) AS n FROM people_ident');
+    expect(Number(count.rows[0]?.n)).toBe(jane.identifiers.length);
+    await check.end();
+    await store.close();
+  });
+
   it('refuses to open an unmigrated database, saying to run enrich migrate', async () => {
     const { url } = await unmigratedDatabase();
     const opening = openPostgresStore({ url });

@@ -194,6 +194,49 @@ describe('sqlite store', () => {
     after.close();
   });
 
+  it('indexes the names at companies of people stored before version 11 as an import lists them, index included', async () => {
+    const path = tempPath('enrich.db');
+    const jane = prepareLine(
+      'people',
+      JSON.stringify({
+        id: 'fp000000000001',
+        first_name: 'Zoë',
+        last_name: "O'Brien",
+        emails: { work: [{ value: 'zoe@acme.com.au' }] },
+        current_company: { id: 'f1', name: 'Acme Pty Ltd', website: 'https://www.acme.com.au' },
+      }),
+    ) as RecordToStore;
+    const isName = (kind: string) => kind.startsWith('name_at_');
+    expect(jane.identifiers.filter((i) => isName(i.kind)).map((i) => i.value)).toEqual([
+      'f1|obrien',
+      'acme.com.au|obrien',
+      'acme|obrien',
+    ]);
+    // As version 10 stored it: no names at companies, in SQLite and in the serving index beside it.
+    const before = openSqliteStore(path);
+    await before.upsert('people', [
+      { ...jane, identifiers: jane.identifiers.filter((i) => !isName(i.kind)) },
+    ]);
+    expect(before.findRecords('people', 'name_at_company_id', 'f1|obrien', 11)).toEqual([]);
+    await before.close();
+    const db = new Database(path);
+    db.pragma('user_version = 10');
+    db.close();
+
+    const store = openSqliteStore(path);
+    // Read from the serving index, rebuilt: it held no names.
+    expect(store.findRecords('people', 'name_at_domain', 'acme.com.au|obrien', 11).map((r) => r.id)).toEqual([
+      jane.id,
+    ]);
+    expect(await store.findIds('people', 'name_at_company_name', 'acme|obrien', 5)).toEqual([jane.id]);
+    await store.close();
+    const after = new Database(path, { readonly: true });
+    const idents = after.prepare('SELECT idents FROM people').pluck().get();
+    expect(idents).toBe(JSON.stringify(jane.identifiers.map(({ kind, value }) => [KIND_CODES[kind], value])));
+    expect(after.prepare('SELECT count(*) FROM people_ident').pluck().get()).toBe(jane.identifiers.length);
+    after.close();
+  });
+
   it('carries the audit record index of a version 3 database into buckets', async () => {
     const path = tempPath('enrich.db');
     const db = new Database(path);

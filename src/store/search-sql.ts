@@ -34,6 +34,14 @@ export interface Dialect {
   /** How many rows (up to `cap`) the text index alone accepts, when it decides every condition. */
   textIndexCount?(conditions: TextCondition[], cap: number): string | undefined;
   /**
+   * The distinct positions on file (a superset: none is ever missing) holding every one of `words` as a
+   * word or the start of one, as a subquery of one column: a person matches a position search when their
+   * position is among them. Positions repeat (thousands hold "Sales Manager"), so the words are matched
+   * against a few hundred or thousand texts, and the people are then found by the position index, counted
+   * without reading their rows.
+   */
+  positions(words: readonly string[]): string;
+  /**
    * The search table, aliased `s`, walked in id order (the `ordered` plan) from after `afterId`; a
    * dialect whose planner cannot be told so may read a window of `window` rows.
    */
@@ -77,14 +85,36 @@ interface Conditions {
   text: TextCondition[];
   comparisons: Comparison[];
   keyLists: Array<[column: string, keys: readonly string[] | undefined]>;
+  /** Exact conditions of their own (the position's words, through the dictionary of positions). */
+  others: Array<(d: Dialect) => string>;
+  /**
+   * True when an index holds the matches in id order (its columns are exactly the filters, each one
+   * value): the filtered plan then reads only the page's rows, never more than a walk would.
+   */
+  indexOrdered: boolean;
+}
+
+/** The people search indexes whose entries follow their columns with the id (search-schema, migrations). */
+const PEOPLE_ID_ORDERED: readonly (readonly string[])[] = [
+  ['s.company_id'],
+  ['s.seniority', 's.department', 's.country'],
+  ['s.country'],
+  ['s.state'],
+];
+
+/** Whether the comparisons given are one value each on exactly the columns of one of `indexes`. */
+function servedInIdOrder(comparisons: Comparison[], indexes: readonly (readonly string[])[]): boolean {
+  const given = comparisons.filter(([, , v]) => v !== undefined);
+  if (!given.every(([, , v]) => Array.isArray(v) && v.length === 1)) return false;
+  const columns = given.map(([c]) => c).sort();
+  return indexes.some((index) => [...index].sort().join() === columns.join());
 }
 
 function peopleConditions(t: SearchTables, f: PeopleFilters, q: string[] | undefined): Conditions {
   const text: TextCondition[] = [];
+  const others: Conditions['others'] = [];
   const position = f.position;
-  if (position?.length) {
-    text.push({ column: 'position', words: [position], exact: (d) => allWords(d, 's.position', position) });
-  }
+  if (position?.length) others.push((d) => `s.position IN (${d.positions(position)})`);
   if (q?.length) text.push({ column: 'text', words: [q], exact: (d) => allWords(d, t.allText, q) });
   const skills = f.skills;
   if (skills?.length) {
@@ -98,17 +128,16 @@ function peopleConditions(t: SearchTables, f: PeopleFilters, q: string[] | undef
       exact: (d) => anyOf(locations.map((words) => `(${allWords(d, 's.location', words)})`)),
     });
   }
-  return {
-    text,
-    comparisons: [
-      ['s.company_id', 'text', f.companyIds],
-      ['s.seniority', 'integer', f.seniorities],
-      ['s.department', 'integer', f.departments],
-      ['s.country', 'text', f.countries],
-      ['s.state', 'text', f.states],
-    ],
-    keyLists: [],
-  };
+  const comparisons: Comparison[] = [
+    ['s.company_id', 'text', f.companyIds],
+    ['s.seniority', 'integer', f.seniorities],
+    ['s.department', 'integer', f.departments],
+    ['s.country', 'text', f.countries],
+    ['s.state', 'text', f.states],
+  ];
+  const indexOrdered =
+    text.length === 0 && others.length === 0 && servedInIdOrder(comparisons, PEOPLE_ID_ORDERED);
+  return { text, comparisons, keyLists: [], others, indexOrdered };
 }
 
 function companyConditions(t: SearchTables, f: CompanyFilters, q: string[] | undefined): Conditions {
@@ -128,6 +157,8 @@ function companyConditions(t: SearchTables, f: CompanyFilters, q: string[] | und
       ['s.states', f.states],
       ['s.technologies', f.technologies],
     ],
+    others: [],
+    indexOrdered: false,
   };
 }
 
@@ -155,6 +186,7 @@ function predicates(d: Dialect, plan: Plan, c: Conditions): string[] {
   });
   for (const compared of c.comparisons) where.push(...comparison(d, compared));
   for (const [column, keys] of c.keyLists) if (keys?.length) where.push(inKeyList(d, column, keys));
+  for (const other of c.others) where.push(other(d));
   return where;
 }
 
@@ -199,7 +231,9 @@ export const prepareCompanySearch = (
  */
 export function renderCount(d: Dialect, { tables: t, conditions: c }: PreparedSearch): Rendered {
   const onlyText =
-    c.comparisons.every(([, , v]) => v === undefined) && c.keyLists.every(([, k]) => !k?.length);
+    c.comparisons.every(([, , v]) => v === undefined) &&
+    c.keyLists.every(([, k]) => !k?.length) &&
+    c.others.length === 0;
   const fromIndex = onlyText && c.text.length > 0 ? d.textIndexCount?.(c.text, TOTAL_CAP + 1) : undefined;
   const counted =
     fromIndex ??
@@ -265,15 +299,18 @@ const WALK_COST_RATIO = 8;
 /**
  * The cheaper plan for a page, from the capped count and the table's size: walking in id order reads
  * about (rows wanted) × size ÷ matches rows; finding and sorting the matches reads every match (at least
- * the count). Ranked pages need every match's rank: always `filtered`. Undefined: no page to read.
+ * the count), unless an index holds them in id order (`indexOrdered`: then it reads the page alone).
+ * Ranked pages need every match's rank: always `filtered`. Undefined: no page to read.
  */
 export function choosePlan(
   counted: number,
   size: number,
   query: SearchQuery<unknown>,
+  indexOrdered = false,
 ): PlanChoice | undefined {
   const offset = offsetOf(query.start);
   if (counted === 0 || (counted <= TOTAL_CAP && offset >= counted)) return undefined;
+  if (indexOrdered) return { plan: 'filtered', window: 0 };
   const walked = ((offset + query.limit) * size) / counted;
   if (query.q?.length || walked > WALK_COST_RATIO * counted) return { plan: 'filtered', window: 0 };
   return { plan: 'ordered', window: Math.ceil(2 * walked) + 1000 };

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { emailSha256 } from '../../identifiers/email-hash.js';
 import type { Entity, IdentifierKind } from '../store.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
-import { SEARCH_MIGRATION } from './search-schema.js';
+import { POSITIONS_MIGRATION, SEARCH_MIGRATION } from './search-schema.js';
 
 /** Small integers for identifier kinds: the identifier index is keyed by (kind, value). Never renumber. */
 export const KIND_CODES: Readonly<Record<IdentifierKind, number>> = {
@@ -195,6 +195,8 @@ export const MIGRATIONS: readonly string[] = [
   hashedEmails(),
   // 10: search tables, their indexes and FTS5, filled from every stored record (search-schema.ts).
   SEARCH_MIGRATION,
+  // 11: the dictionary of positions and the position index, for position searches (search-schema.ts).
+  POSITIONS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -171,10 +171,10 @@ describe('sqlite store', () => {
     ]);
     await before.close();
     const db = new Database(path);
-    // Back to version 8: the later migrations' tables go (search's), its number with them.
+    // Back to version 8: the later migrations' tables go (search's, positions'), its number with them.
     const virtual = db.prepare("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'");
     for (const name of virtual.pluck().all()) db.exec(`DROP TABLE ${name}`);
-    db.exec('DROP TABLE people_search; DROP TABLE companies_search;');
+    db.exec('DROP TABLE people_search; DROP TABLE companies_search; DROP TABLE people_positions;');
     db.pragma('user_version = 8');
     db.close();
 

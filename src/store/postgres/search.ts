@@ -11,6 +11,7 @@ import {
   choosePlan,
   type Dialect,
   type PreparedSearch,
+  planHints,
   prepareCompanySearch,
   preparePeopleSearch,
   renderCount,
@@ -58,6 +59,11 @@ class PostgresDialect implements Dialect {
     return `SELECT d.position FROM people_positions d WHERE ${likes.join(' AND ')}`;
   }
 
+  /** OFFSET 0 keeps the subquery whole: ORDER BY id LIMIT n above it cannot become a walk in id order. */
+  fence(select: string): string {
+    return `${select} OFFSET 0`;
+  }
+
   /**
    * A window of the table's next rows in id order, read by its id index: a subquery with a LIMIT, which
    * the planner cannot merge with the conditions (it would otherwise guess their selectivity, badly).
@@ -95,7 +101,7 @@ async function run(pool: pg.Pool, prepared: PreparedSearch): Promise<SearchPage>
   const { rows } = await query<{ n: string; size: string }>(pool, count);
   const n = Number(rows[0]?.n ?? 0);
   const total = totalOf(n);
-  const choice = choosePlan(n, Number(rows[0]?.size ?? 0), prepared.query, prepared.conditions.indexOrdered);
+  const choice = choosePlan(n, Number(rows[0]?.size ?? 0), prepared.query, planHints(prepared));
   if (choice === undefined) return { total, hits: [] };
   let page = await query<HitRow>(pool, renderPage(new PostgresDialect(), prepared, choice));
   if (choice.plan === 'ordered' && page.rows.length < prepared.query.limit) {

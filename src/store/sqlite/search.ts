@@ -11,6 +11,7 @@ import {
   choosePlan,
   type Dialect,
   type PreparedSearch,
+  planHints,
   prepareCompanySearch,
   preparePeopleSearch,
   renderCount,
@@ -142,7 +143,7 @@ export class SqliteSearch {
         n: number;
         size: number;
       };
-      const choice = choosePlan(n, size, prepared.query, prepared.conditions.indexOrdered);
+      const choice = choosePlan(n, size, prepared.query, planHints(prepared));
       if (choice === undefined) return { total: totalOf(n), hits: [] };
       const page = renderPage(dialect(), prepared, choice);
       const hits = this.statement(page.text).raw().all(asNamed(page.values)) as Array<

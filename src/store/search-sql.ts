@@ -281,7 +281,7 @@ export function renderPage(d: Dialect, prepared: PreparedSearch, choice: PlanCho
     if (start) where.push(start);
     const select = `SELECT s.rid, s.id FROM ${from} WHERE ${conjunction(where)}`;
     // Matches to find, then sort: where the planner would rather walk the id index, it is told not to.
-    const sorted = choice.plan === 'filtered' && !c.indexOrdered && d.fence;
+    const sorted = choice.plan === 'filtered' && !choice.retry && !c.indexOrdered && d.fence;
     const inner = sorted
       ? `SELECT f.rid, f.id, 0 AS rank FROM (${d.fence!(select)}) f ORDER BY f.id ${limit}`
       : `${select.replace('SELECT s.rid, s.id', 'SELECT s.rid, s.id, 0 AS rank')} ORDER BY s.id ${limit}`;
@@ -298,6 +298,11 @@ export function renderPage(d: Dialect, prepared: PreparedSearch, choice: PlanCho
 export interface PlanChoice {
   plan: Plan;
   window: number;
+  /**
+   * A `filtered` read after a walk's window fell short: matches thin among the first ids, however many
+   * they are, so the dialect's planner chooses how to find them (it is not told to sort them all).
+   */
+  retry?: boolean;
 }
 
 /**

@@ -107,7 +107,7 @@ async function run(pool: pg.Pool, prepared: PreparedSearch): Promise<SearchPage>
   if (choice.plan === 'ordered' && page.rows.length < prepared.query.limit) {
     page = await query<HitRow>(
       pool,
-      renderPage(new PostgresDialect(), prepared, { plan: 'filtered', window: 0 }),
+      renderPage(new PostgresDialect(), prepared, { plan: 'filtered', window: 0, retry: true }),
     );
   }
   return { total, hits: page.rows.map((row) => ({ id: row.id, body: row.body, rank: Number(row.rank) })) };

@@ -279,12 +279,12 @@ export function renderPage(d: Dialect, prepared: PreparedSearch, choice: PlanCho
   if (q.length === 0) {
     const start = after(d, false, query.start);
     if (start) where.push(start);
-    const select = `SELECT s.rid, s.id FROM ${from} WHERE ${conjunction(where)}`;
+    const matching = `FROM ${from} WHERE ${conjunction(where)}`;
     // Matches to find, then sort: where the planner would rather walk the id index, it is told not to.
-    const sorted = choice.plan === 'filtered' && !choice.retry && !c.indexOrdered && d.fence;
-    const inner = sorted
-      ? `SELECT f.rid, f.id, 0 AS rank FROM (${d.fence!(select)}) f ORDER BY f.id ${limit}`
-      : `${select.replace('SELECT s.rid, s.id', 'SELECT s.rid, s.id, 0 AS rank')} ORDER BY s.id ${limit}`;
+    const fence = choice.plan === 'filtered' && !choice.retry && !c.indexOrdered ? d.fence : undefined;
+    const inner = fence
+      ? `SELECT f.rid, f.id, 0 AS rank FROM (${fence(`SELECT s.rid, s.id ${matching}`)}) f ORDER BY f.id ${limit}`
+      : `SELECT s.rid, s.id, 0 AS rank ${matching} ORDER BY s.id ${limit}`;
     return { text: join(inner, 'm.id'), values: d.values };
   }
   const ranked = `SELECT s.rid, s.id, ${rankOf(d, t, q)} AS rank FROM ${from} WHERE ${conjunction(where)}`;
@@ -332,8 +332,7 @@ export const planHints = ({ conditions: c }: PreparedSearch): PlanHints => ({
  * The cheaper plan for a page, from the capped count and the table's size: walking in id order reads
  * about (rows wanted) × size ÷ matches rows; finding and sorting the matches reads every match (at least
  * the count), unless an index holds them in id order (`hints.indexOrdered`: then it reads the page
- * alone).
- * Ranked pages need every match's rank: always `filtered`. Undefined: no page to read.
+ * alone). Ranked pages need every match's rank: always `filtered`. Undefined: no page to read.
  */
 export function choosePlan(
   counted: number,

@@ -248,7 +248,8 @@ CREATE INDEX people_search_text ON people_search USING gin (text gin_trgm_ops);
     // Position searches match words against each distinct position (a few thousand texts where people
     // number millions), then find, count and sort the people holding the matches by a B-tree on
     // (position, id) holding their rid, reading no person's row: the trigram index on every person's
-    // position had each match's row read again to count it. Rows are added as people are written, never removed (see search-writes.ts).
+    // position had each match's row read again to count it. Rows are added as people are written and
+    // never removed (see search-writes.ts).
     sql: `
 CREATE TABLE people_positions (position text COLLATE "C" NOT NULL);
 INSERT INTO people_positions (position)

@@ -82,11 +82,11 @@ async function writePeople(client: pg.ClientBase, rows: SearchRow[], positions: 
       ...PERSON_COLUMNS.map(([name]) => facts.map((f) => f[name])),
     ],
   });
-  if (positions)
-    await addPositions(
-      client,
-      facts.map((f) => f.position),
-    );
+  if (!positions) return;
+  await addPositions(
+    client,
+    facts.map((f) => f.position),
+  );
 }
 
 async function writeCompanies(client: pg.ClientBase, rows: SearchRow[]): Promise<void> {

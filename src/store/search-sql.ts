@@ -34,10 +34,24 @@ export interface Dialect {
   /** How many rows (up to `cap`) the text index alone accepts, when it decides every condition. */
   textIndexCount?(conditions: TextCondition[], cap: number): string | undefined;
   /**
+   * The distinct positions on file (a superset: none is ever missing) holding every one of `words` as a
+   * word or the start of one, as a subquery of one column: a person matches a position search when their
+   * position is among them. Positions repeat (thousands hold "Sales Manager"), so the words are matched
+   * against a few hundred or thousand texts, and the people are then found by the position index, counted
+   * without reading their rows.
+   */
+  positions(words: readonly string[]): string;
+  /**
    * The search table, aliased `s`, walked in id order (the `ordered` plan) from after `afterId`; a
    * dialect whose planner cannot be told so may read a window of `window` rows.
    */
   inIdOrder(table: string, afterId: string | undefined, window: number): string;
+  /**
+   * A subquery the planner must run as written (all its rows), for a dialect whose planner would walk the
+   * id index to find a few matches rather than find them all through their own indexes and sort them:
+   * PostgreSQL's, whose estimate of a match's rarity through a subquery cannot see the words.
+   */
+  fence?(select: string): string;
   /** Every parameter, in placeholder order. */
   readonly values: unknown[];
 }
@@ -77,14 +91,36 @@ interface Conditions {
   text: TextCondition[];
   comparisons: Comparison[];
   keyLists: Array<[column: string, keys: readonly string[] | undefined]>;
+  /** Exact conditions of their own (the position's words, through the dictionary of positions). */
+  others: Array<(d: Dialect) => string>;
+  /**
+   * True when an index holds the matches in id order (its columns are exactly the filters, each one
+   * value): the filtered plan then reads only the page's rows, never more than a walk would.
+   */
+  indexOrdered: boolean;
+}
+
+/** The people search indexes whose entries follow their columns with the id (search-schema, migrations). */
+const PEOPLE_ID_ORDERED: readonly (readonly string[])[] = [
+  ['s.company_id'],
+  ['s.seniority', 's.department', 's.country'],
+  ['s.country'],
+  ['s.state'],
+];
+
+/** Whether the comparisons given are one value each on exactly the columns of one of `indexes`. */
+function servedInIdOrder(comparisons: Comparison[], indexes: readonly (readonly string[])[]): boolean {
+  const given = comparisons.filter(([, , v]) => v !== undefined);
+  if (!given.every(([, , v]) => Array.isArray(v) && v.length === 1)) return false;
+  const columns = given.map(([c]) => c).sort();
+  return indexes.some((index) => [...index].sort().join() === columns.join());
 }
 
 function peopleConditions(t: SearchTables, f: PeopleFilters, q: string[] | undefined): Conditions {
   const text: TextCondition[] = [];
+  const others: Conditions['others'] = [];
   const position = f.position;
-  if (position?.length) {
-    text.push({ column: 'position', words: [position], exact: (d) => allWords(d, 's.position', position) });
-  }
+  if (position?.length) others.push((d) => `s.position IN (${d.positions(position)})`);
   if (q?.length) text.push({ column: 'text', words: [q], exact: (d) => allWords(d, t.allText, q) });
   const skills = f.skills;
   if (skills?.length) {
@@ -98,17 +134,16 @@ function peopleConditions(t: SearchTables, f: PeopleFilters, q: string[] | undef
       exact: (d) => anyOf(locations.map((words) => `(${allWords(d, 's.location', words)})`)),
     });
   }
-  return {
-    text,
-    comparisons: [
-      ['s.company_id', 'text', f.companyIds],
-      ['s.seniority', 'integer', f.seniorities],
-      ['s.department', 'integer', f.departments],
-      ['s.country', 'text', f.countries],
-      ['s.state', 'text', f.states],
-    ],
-    keyLists: [],
-  };
+  const comparisons: Comparison[] = [
+    ['s.company_id', 'text', f.companyIds],
+    ['s.seniority', 'integer', f.seniorities],
+    ['s.department', 'integer', f.departments],
+    ['s.country', 'text', f.countries],
+    ['s.state', 'text', f.states],
+  ];
+  const indexOrdered =
+    text.length === 0 && others.length === 0 && servedInIdOrder(comparisons, PEOPLE_ID_ORDERED);
+  return { text, comparisons, keyLists: [], others, indexOrdered };
 }
 
 function companyConditions(t: SearchTables, f: CompanyFilters, q: string[] | undefined): Conditions {
@@ -128,6 +163,8 @@ function companyConditions(t: SearchTables, f: CompanyFilters, q: string[] | und
       ['s.states', f.states],
       ['s.technologies', f.technologies],
     ],
+    others: [],
+    indexOrdered: false,
   };
 }
 
@@ -155,6 +192,7 @@ function predicates(d: Dialect, plan: Plan, c: Conditions): string[] {
   });
   for (const compared of c.comparisons) where.push(...comparison(d, compared));
   for (const [column, keys] of c.keyLists) if (keys?.length) where.push(inKeyList(d, column, keys));
+  for (const other of c.others) where.push(other(d));
   return where;
 }
 
@@ -199,7 +237,9 @@ export const prepareCompanySearch = (
  */
 export function renderCount(d: Dialect, { tables: t, conditions: c }: PreparedSearch): Rendered {
   const onlyText =
-    c.comparisons.every(([, , v]) => v === undefined) && c.keyLists.every(([, k]) => !k?.length);
+    c.comparisons.every(([, , v]) => v === undefined) &&
+    c.keyLists.every(([, k]) => !k?.length) &&
+    c.others.length === 0;
   const fromIndex = onlyText && c.text.length > 0 ? d.textIndexCount?.(c.text, TOTAL_CAP + 1) : undefined;
   const counted =
     fromIndex ??
@@ -239,7 +279,12 @@ export function renderPage(d: Dialect, prepared: PreparedSearch, choice: PlanCho
   if (q.length === 0) {
     const start = after(d, false, query.start);
     if (start) where.push(start);
-    const inner = `SELECT s.rid, s.id, 0 AS rank FROM ${from} WHERE ${conjunction(where)} ORDER BY s.id ${limit}`;
+    const matching = `FROM ${from} WHERE ${conjunction(where)}`;
+    // Matches to find, then sort: where the planner would rather walk the id index, it is told not to.
+    const fence = choice.plan === 'filtered' && !choice.retry && !c.indexOrdered ? d.fence : undefined;
+    const inner = fence
+      ? `SELECT f.rid, f.id, 0 AS rank FROM (${fence(`SELECT s.rid, s.id ${matching}`)}) f ORDER BY f.id ${limit}`
+      : `SELECT s.rid, s.id, 0 AS rank ${matching} ORDER BY s.id ${limit}`;
     return { text: join(inner, 'm.id'), values: d.values };
   }
   const ranked = `SELECT s.rid, s.id, ${rankOf(d, t, q)} AS rank FROM ${from} WHERE ${conjunction(where)}`;
@@ -253,28 +298,53 @@ export function renderPage(d: Dialect, prepared: PreparedSearch, choice: PlanCho
 export interface PlanChoice {
   plan: Plan;
   window: number;
+  /**
+   * A `filtered` read after a walk's window fell short: matches thin among the first ids, however many
+   * they are, so the dialect's planner chooses how to find them (it is not told to sort them all).
+   */
+  retry?: boolean;
 }
 
 /**
  * How many rows a walk in id order may read for each match it saves fetching: a walk reads the search
- * table in order (0.1–0.4 µs a row on SQLite), the filtered plan fetches each match at random and sorts
- * (2–20 µs a match through FTS5); measured on a million people.
+ * table in order (0.1–0.4 µs a row on SQLite, 0.6 µs on PostgreSQL), the filtered plan fetches each match
+ * at random and sorts (2–20 µs a match through FTS5); measured on a million people. Matches found by
+ * B-tree indexes alone (filters, positions) are read from entries holding their ids, at the cost of a
+ * walked row or less: one.
  */
-const WALK_COST_RATIO = 8;
+const WALK_COST_RATIO = { text: 8, indexed: 1 } as const;
+
+/** What a search's conditions let the filtered plan read (see Conditions). */
+export interface PlanHints {
+  /** An index holds the matches in id order. */
+  indexOrdered: boolean;
+  /** Matches are found through a text index (FTS5, trigrams), not B-trees alone. */
+  textIndexed: boolean;
+}
+
+/** The hints of a prepared search. */
+export const planHints = ({ conditions: c }: PreparedSearch): PlanHints => ({
+  indexOrdered: c.indexOrdered,
+  textIndexed: c.text.length > 0 || c.keyLists.some(([, keys]) => keys?.length),
+});
 
 /**
  * The cheaper plan for a page, from the capped count and the table's size: walking in id order reads
  * about (rows wanted) × size ÷ matches rows; finding and sorting the matches reads every match (at least
- * the count). Ranked pages need every match's rank: always `filtered`. Undefined: no page to read.
+ * the count), unless an index holds them in id order (`hints.indexOrdered`: then it reads the page
+ * alone). Ranked pages need every match's rank: always `filtered`. Undefined: no page to read.
  */
 export function choosePlan(
   counted: number,
   size: number,
   query: SearchQuery<unknown>,
+  hints: PlanHints = { indexOrdered: false, textIndexed: true },
 ): PlanChoice | undefined {
   const offset = offsetOf(query.start);
   if (counted === 0 || (counted <= TOTAL_CAP && offset >= counted)) return undefined;
+  if (hints.indexOrdered) return { plan: 'filtered', window: 0 };
   const walked = ((offset + query.limit) * size) / counted;
-  if (query.q?.length || walked > WALK_COST_RATIO * counted) return { plan: 'filtered', window: 0 };
+  const ratio = WALK_COST_RATIO[hints.textIndexed ? 'text' : 'indexed'];
+  if (query.q?.length || walked > ratio * counted) return { plan: 'filtered', window: 0 };
   return { plan: 'ordered', window: Math.ceil(2 * walked) + 1000 };
 }

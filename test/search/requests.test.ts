@@ -3,8 +3,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCompatibleSearch } from '../../src/search/compatible.js';
 import { decodeCursor, encodeCursor } from '../../src/search/cursor.js';
+import type { PeopleFilters } from '../../src/search/query.js';
 import { parseCompanySearch, parsePeopleSearch } from '../../src/search/v1.js';
-import { choosePlan } from '../../src/store/search-sql.js';
+import { choosePlan, planHints, preparePeopleSearch, type SearchTables } from '../../src/store/search-sql.js';
+
+const TABLES: SearchTables = {
+  records: 'people',
+  search: 'people_search',
+  textFields: ['name'],
+  allText: 's.name',
+};
+
 import { thrownProblem } from '../identifiers/thrown-problem.js';
 
 describe('the compatible query string', () => {
@@ -120,5 +129,31 @@ describe('plans', () => {
     expect(choosePlan(10_001, 1_000_000, { ...query, q: ['x'] })?.plan).toBe('filtered');
     expect(choosePlan(0, 1_000_000, query)).toBeUndefined();
     expect(choosePlan(30, 1_000_000, { ...query, start: { offset: 30 } })).toBeUndefined();
+  });
+
+  it('find and sort matches that B-trees alone find sooner than through a text index', () => {
+    const byText = { indexOrdered: false, textIndexed: true };
+    const byIndex = { indexOrdered: false, textIndexed: false };
+    // 2,000 matches of a million: a walk reads some 5,000 rows for ten of them.
+    expect(choosePlan(2_000, 1_000_000, query, byText)?.plan).toBe('ordered');
+    expect(choosePlan(2_000, 1_000_000, query, byIndex)?.plan).toBe('filtered');
+    expect(choosePlan(10_001, 1_000_000, query, byIndex)?.plan).toBe('ordered');
+    // An index holding the matches in id order reads the page alone, however many they are.
+    expect(choosePlan(10_001, 1_000_000, query, { ...byIndex, indexOrdered: true })?.plan).toBe('filtered');
+  });
+});
+
+describe('plan hints', () => {
+  const hints = (filters: PeopleFilters) => planHints(preparePeopleSearch(TABLES, { filters, limit: 10 }));
+  it('know which filters an index holds in id order, and which need a text index', () => {
+    expect(hints({ companyIds: ['c1'] })).toEqual({ indexOrdered: true, textIndexed: false });
+    expect(hints({ seniorities: [5], departments: [2], countries: ['AU'] }).indexOrdered).toBe(true);
+    expect(hints({ seniorities: [5], departments: [2] }).indexOrdered).toBe(false);
+    expect(hints({ seniorities: [5, 6], departments: [2], countries: ['AU'] }).indexOrdered).toBe(false);
+    expect(hints({ companyIds: ['c1'], position: ['man'] })).toEqual({
+      indexOrdered: false,
+      textIndexed: false,
+    });
+    expect(hints({ skills: ['sales'] }).textIndexed).toBe(true);
   });
 });

@@ -70,6 +70,34 @@ export function searchContract(store: () => Store) {
     expect(await ids(store(), { position: ['directeur', 'gen'] })).toEqual(['p4']);
   });
 
+  it('matches positions as people hold them now: changed, deleted, shared, and combined with filters', async () => {
+    await put('people', [
+      record('p1', at('c1', { position: 'Finance Manager', seniority: 'Manager' })),
+      record('p2', at('c1', { position: 'Finance Manager' })),
+      record('p3', at('c2', { position: 'Financial Controller' })),
+      record('p4', at('c2', { position: 'Manager of Finance' })),
+    ]);
+    expect(await people(store(), { position: ['finance', 'man'] })).toEqual({
+      ids: ['p1', 'p2', 'p4'],
+      total: { value: 3, relation: 'eq' },
+    });
+    // p3's position goes: no one holds it any more, and no one is found by it.
+    await put('people', [record('p3', at('c2', { position: 'Finance Manager' }))]);
+    expect(await ids(store(), { position: ['controller'] })).toEqual([]);
+    expect(await ids(store(), { position: ['financ'] })).toEqual(['p1', 'p2', 'p3', 'p4']);
+    await store().delete('people', ['p2']);
+    expect(await ids(store(), { position: ['fin', 'man'] })).toEqual(['p1', 'p3', 'p4']);
+    expect(await ids(store(), { position: ['fin'], companyIds: ['c2'] })).toEqual(['p3', 'p4']);
+    expect(await ids(store(), { position: ['fin'], seniorities: [5] })).toEqual(['p1']);
+    // It comes back with someone else.
+    await put('people', [record('p5', { position: 'Financial Controller' })]);
+    expect(await ids(store(), { position: ['controller'] })).toEqual(['p5']);
+    expect(await people(store(), { position: ['fin'] }, { limit: 2, start: { offset: 3 } })).toEqual({
+      ids: ['p5'],
+      total: { value: 4, relation: 'eq' },
+    });
+  });
+
   it("takes a person's country from their location, else from their company as it comes and goes", async () => {
     await put('people', [
       record('p1', at('c1', { location: ['Sydney', 'New South Wales', 'Australia'] })),

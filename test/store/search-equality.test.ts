@@ -168,8 +168,9 @@ describe('searches on SQLite and PostgreSQL', () => {
       }),
       { numRuns: 150 },
     );
-    // Enough of the searches find someone for the comparison to mean something.
-    expect(found).toBeGreaterThan(50);
+    // Enough of the searches find someone for the comparison to mean something: about a third do (44 to
+    // 57 of 150 in six runs), so the bar sits well below that, where chance alone does not trip it.
+    expect(found).toBeGreaterThan(30);
   }, 120_000);
 
   it('answer every company search alike, and as a filter over the records would', async () => {

@@ -51,7 +51,23 @@ function upsertStatement(columns: Array<[string, string]>, extra: string[] = [])
   return { names, arrays, set };
 }
 
-async function writePeople(client: pg.ClientBase, rows: SearchRow[]): Promise<void> {
+/**
+ * Adds positions not yet in the dictionary of positions (migration 9). No unique constraint: two imports
+ * adding the same new position at once each add a row, which no search minds, rather than wait on each
+ * other.
+ */
+async function addPositions(client: pg.ClientBase, positions: string[]): Promise<void> {
+  const distinct = [...new Set(positions)].filter((position) => position !== '');
+  if (distinct.length === 0) return;
+  await client.query({
+    text: `INSERT INTO people_positions (position)
+           SELECT p FROM unnest($1::text[]) AS p
+           WHERE NOT EXISTS (SELECT 1 FROM people_positions d WHERE d.position = p)`,
+    values: [distinct],
+  });
+}
+
+async function writePeople(client: pg.ClientBase, rows: SearchRow[], positions: boolean): Promise<void> {
   const { names, arrays, set } = upsertStatement(PERSON_COLUMNS, ['country']);
   const facts = rows.map((row) => (row.facts ?? factsOf('people', row.body)) as PersonFacts);
   await client.query({
@@ -66,6 +82,11 @@ async function writePeople(client: pg.ClientBase, rows: SearchRow[]): Promise<vo
       ...PERSON_COLUMNS.map(([name]) => facts.map((f) => f[name])),
     ],
   });
+  if (!positions) return;
+  await addPositions(
+    client,
+    facts.map((f) => f.position),
+  );
 }
 
 async function writeCompanies(client: pg.ClientBase, rows: SearchRow[]): Promise<void> {
@@ -88,10 +109,18 @@ async function writeCompanies(client: pg.ClientBase, rows: SearchRow[]): Promise
   });
 }
 
-/** Writes the search rows of records just written, inside the caller's transaction. */
-export async function writeSearchRows(client: pg.ClientBase, entity: Entity, rows: SearchRow[]) {
+/**
+ * Writes the search rows of records just written, inside the caller's transaction, and people's positions
+ * to the dictionary of positions (`positions` false: before the migration that adds it, which fills it).
+ */
+export async function writeSearchRows(
+  client: pg.ClientBase,
+  entity: Entity,
+  rows: SearchRow[],
+  positions = true,
+) {
   if (rows.length === 0) return;
-  if (entity === 'people') await writePeople(client, rows);
+  if (entity === 'people') await writePeople(client, rows, positions);
   else await writeCompanies(client, rows);
 }
 
@@ -110,7 +139,10 @@ export async function forgetEmployeesCountry(client: pg.ClientBase, companyIds: 
 
 const FILL_PAGE = 5_000;
 
-/** Fills an entity's search rows from every stored record (the migration that adds search). */
+/**
+ * Fills an entity's search rows from every stored record (the migration that adds search, 8: the
+ * dictionary of positions comes with 9, filled from these rows).
+ */
 export async function fillSearchRows(client: pg.ClientBase, entity: Entity): Promise<void> {
   for (let after = 0; ; ) {
     const { rows } = await client.query<{ rid: string; id: string; body: string }>({
@@ -121,6 +153,7 @@ export async function fillSearchRows(client: pg.ClientBase, entity: Entity): Pro
       client,
       entity,
       rows.map((row) => ({ rid: Number(row.rid), id: row.id, body: row.body, facts: undefined })),
+      false,
     );
     if (rows.length < FILL_PAGE) return;
     after = Number(rows.at(-1)!.rid);

@@ -11,6 +11,7 @@ import {
   choosePlan,
   type Dialect,
   type PreparedSearch,
+  planHints,
   prepareCompanySearch,
   preparePeopleSearch,
   renderCount,
@@ -21,7 +22,7 @@ import {
 import { query } from './pool.js';
 
 /** Columns with a trigram index: a word condition on them can be a LIKE the index answers. */
-const TRIGRAM_INDEXED = new Set(['position', 'text']);
+const TRIGRAM_INDEXED = new Set(['text']);
 
 /** Words hold letters and digits only, but LIKE's own characters are escaped all the same. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -50,6 +51,17 @@ class PostgresDialect implements Dialect {
       exact[i] ? words![0]!.map((word) => `s.${column} LIKE ${this.param(`% ${likeLiteral(word)}%`)}`) : [],
     );
     return likes.length === 0 ? undefined : { sql: likes.join(' AND '), exact };
+  }
+
+  /** The dictionary's positions holding each word's start: LIKEs its trigram index answers when large. */
+  positions(words: readonly string[]): string {
+    const likes = words.map((word) => `d.position LIKE ${this.param(`% ${likeLiteral(word)}%`)}`);
+    return `SELECT d.position FROM people_positions d WHERE ${likes.join(' AND ')}`;
+  }
+
+  /** OFFSET 0 keeps the subquery whole: ORDER BY id LIMIT n above it cannot become a walk in id order. */
+  fence(select: string): string {
+    return `${select} OFFSET 0`;
   }
 
   /**
@@ -89,13 +101,13 @@ async function run(pool: pg.Pool, prepared: PreparedSearch): Promise<SearchPage>
   const { rows } = await query<{ n: string; size: string }>(pool, count);
   const n = Number(rows[0]?.n ?? 0);
   const total = totalOf(n);
-  const choice = choosePlan(n, Number(rows[0]?.size ?? 0), prepared.query);
+  const choice = choosePlan(n, Number(rows[0]?.size ?? 0), prepared.query, planHints(prepared));
   if (choice === undefined) return { total, hits: [] };
   let page = await query<HitRow>(pool, renderPage(new PostgresDialect(), prepared, choice));
   if (choice.plan === 'ordered' && page.rows.length < prepared.query.limit) {
     page = await query<HitRow>(
       pool,
-      renderPage(new PostgresDialect(), prepared, { plan: 'filtered', window: 0 }),
+      renderPage(new PostgresDialect(), prepared, { plan: 'filtered', window: 0, retry: true }),
     );
   }
   return { total, hits: page.rows.map((row) => ({ id: row.id, body: row.body, rank: Number(row.rank) })) };

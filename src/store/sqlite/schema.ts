@@ -5,7 +5,7 @@ import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
 import type { Entity, IdentifierKind } from '../store.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
-import { SEARCH_MIGRATION } from './search-schema.js';
+import { POSITIONS_MIGRATION, SEARCH_MIGRATION } from './search-schema.js';
 
 /** Small integers for identifier kinds: the identifier index is keyed by (kind, value). Never renumber. */
 export const KIND_CODES: Readonly<Record<IdentifierKind, number>> = {
@@ -225,7 +225,10 @@ export const MIGRATIONS: readonly string[] = [
   hashedEmails(),
   // 10: search tables, their indexes and FTS5, filled from every stored record (search-schema.ts).
   SEARCH_MIGRATION,
+  // 11: every person indexed by name at their current company (namesAtCompanyMigration).
   namesAtCompanyMigration(),
+  // 12: the dictionary of positions and the position index, for position searches (search-schema.ts).
+  POSITIONS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

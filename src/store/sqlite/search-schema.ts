@@ -49,6 +49,7 @@ const INDEXES: Readonly<Record<Entity, string[]>> = {
     'CREATE INDEX IF NOT EXISTS people_search_role ON people_search (seniority, department, country, id)',
     'CREATE INDEX IF NOT EXISTS people_search_country ON people_search (country, id)',
     'CREATE INDEX IF NOT EXISTS people_search_state ON people_search (state, id)',
+    'CREATE INDEX IF NOT EXISTS people_search_position ON people_search (position, id)',
   ],
   companies: ['CREATE UNIQUE INDEX IF NOT EXISTS companies_search_id ON companies_search (id)'],
 };
@@ -69,14 +70,9 @@ export interface FtsTable {
   prefix: string;
 }
 
-/**
- * The FTS5 indexes of each entity. A position is short and searched by the starts of its words
- * (`eng man`): its own index keeps starts of 2 to 8 letters, so that a common start is one list, read as
- * a term's (twice as fast as merging every word with it); the longer text keeps starts of 2 and 3.
- */
+/** The FTS5 indexes of each entity's search rows: words kept with their starts of 2 and 3 letters. */
 const FTS: Readonly<Record<Entity, FtsTable[]>> = {
   people: [
-    { name: 'people_position_fts', columns: [['position', 'position']], prefix: '2 3 4 5 6 7 8' },
     {
       name: 'people_fts',
       columns: [
@@ -114,6 +110,43 @@ const PERSON_COUNTRY = `coalesce(location_country, ${PEOPLE_COUNTRY_OF_COMPANY})
 
 /** Every person's country: their location's, else their company's (rows already right are not rewritten). */
 export const PEOPLE_COUNTRIES = `UPDATE people_search SET country = ${PERSON_COUNTRY} WHERE country IS NOT ${PERSON_COUNTRY};`;
+
+/**
+ * The dictionary of positions: each distinct position of the people search table (folded words), and an
+ * FTS5 index of its words with their starts of 2 to 8 letters. A position search matches the words against
+ * these few texts, then finds the people holding the matching positions by the position index, reading no
+ * person's row to count them. Positions are added as people are written and never removed (a position no
+ * one holds any longer matches nobody), so none on file is ever missing from it.
+ */
+export const POSITIONS = { table: 'people_positions', fts: 'people_positions_fts' } as const;
+
+/** Adds the positions of people search rows not yet in the dictionary, and their words. */
+const addPositions = (where: string) => `
+  INSERT OR IGNORE INTO ${POSITIONS.table} (position)
+    SELECT DISTINCT position FROM people_search WHERE position <> '' ${where} ORDER BY position;`;
+
+/** The dictionary filled afresh from the people search table, with its FTS index. */
+export const REBUILD_POSITIONS = `
+  DELETE FROM ${POSITIONS.table};
+  ${addPositions('')}
+  INSERT INTO ${POSITIONS.fts} (${POSITIONS.fts}) VALUES ('delete-all');
+  INSERT INTO ${POSITIONS.fts} (rowid, position) SELECT rowid, position FROM ${POSITIONS.table};
+  INSERT INTO ${POSITIONS.fts} (${POSITIONS.fts}) VALUES ('optimize');`;
+
+/**
+ * The migration that adds the dictionary of positions and the position index, and drops the FTS index of
+ * every person's position it replaces. Self-contained, and idempotent: run again over its own tables (a
+ * store whose version was set back), it rebuilds them.
+ */
+export const POSITIONS_MIGRATION = `
+  DROP TABLE IF EXISTS people_position_fts;
+  CREATE TABLE IF NOT EXISTS ${POSITIONS.table} (position TEXT NOT NULL UNIQUE);
+  CREATE VIRTUAL TABLE IF NOT EXISTS ${POSITIONS.fts} USING fts5(
+    position, content = '', contentless_delete = 1, tokenize = 'ascii', prefix = '2 3 4 5 6 7 8'
+  );
+  CREATE INDEX IF NOT EXISTS people_search_position ON people_search (position, id);
+  ${REBUILD_POSITIONS}
+`;
 
 /**
  * The ascii tokenizer splits only at ASCII punctuation and spaces: the stored words (letters and digits

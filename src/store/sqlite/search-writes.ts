@@ -11,6 +11,8 @@ import {
   ftsTables,
   PEOPLE_COUNTRIES,
   PERSON_COLUMNS,
+  POSITIONS,
+  REBUILD_POSITIONS,
   rebuildFts,
   SEARCH_TABLES,
 } from './search-schema.js';
@@ -61,6 +63,10 @@ function prepare(db: Database.Database) {
       .prepare<[], number>("SELECT EXISTS (SELECT 1 FROM bulk_loads WHERE entity = 'people')")
       .pluck(),
     fts: { people: fts('people'), companies: fts('companies') },
+    addPosition: db.prepare<[string]>(`INSERT OR IGNORE INTO ${POSITIONS.table} (position) VALUES (?)`),
+    positionWords: db.prepare<[number | bigint, string]>(
+      `INSERT INTO ${POSITIONS.fts} (rowid, position) VALUES (?, ?)`,
+    ),
   };
 }
 
@@ -76,10 +82,13 @@ export class SqliteSearchWrites {
     this.s = prepare(db);
   }
 
-  /** Writes a record's search row and its words; `fts` false during a bulk load (built at its end). */
+  /**
+   * Writes a record's search row and its words, and a person's position to the dictionary of positions;
+   * `fts` false during a bulk load (both built at its end).
+   */
   put(entity: Entity, rid: number, id: string, facts: SearchFacts | undefined, body: string, fts = true) {
     const derived = facts ?? factsOf(entity, body);
-    if (entity === 'people') this.putPerson(rid, id, derived as PersonFacts);
+    if (entity === 'people') this.putPerson(rid, id, derived as PersonFacts, fts);
     else this.putCompany(rid, id, derived as CompanyFacts);
     if (!fts) return;
     for (const words of this.s.fts[entity]) {
@@ -88,8 +97,11 @@ export class SqliteSearchWrites {
     }
   }
 
-  private putPerson(rid: number, id: string, facts: PersonFacts): void {
+  private putPerson(rid: number, id: string, facts: PersonFacts, positions: boolean): void {
     this.s.putPerson.run({ ...facts, rid, id });
+    if (!positions || facts.position === '') return;
+    const added = this.s.addPosition.run(facts.position);
+    if (added.changes > 0) this.s.positionWords.run(added.lastInsertRowid, facts.position);
   }
 
   private putCompany(rid: number, id: string, facts: CompanyFacts): void {
@@ -121,10 +133,14 @@ export class SqliteSearchWrites {
     this.db.exec(dropSearchIndexes(entity));
   }
 
-  /** A bulk load ends: indexes built sorted, words indexed, and people's countries worked out again. */
+  /**
+   * A bulk load ends: indexes built sorted, words indexed, the dictionary of positions filled again (of
+   * people), and people's countries worked out again.
+   */
   finishBulk(entity: Entity): void {
     this.db.exec(createSearchIndexes(entity));
     this.db.exec(rebuildFts(entity));
+    if (entity === 'people') this.db.exec(REBUILD_POSITIONS);
     this.db.exec(PEOPLE_COUNTRIES);
   }
 }

@@ -11,6 +11,7 @@ import {
   choosePlan,
   type Dialect,
   type PreparedSearch,
+  planHints,
   prepareCompanySearch,
   preparePeopleSearch,
   renderCount,
@@ -18,7 +19,7 @@ import {
   type SearchTables,
   type TextCondition,
 } from '../search-sql.js';
-import { type FtsTable, ftsTables, SEARCH_TABLES } from './search-schema.js';
+import { type FtsTable, ftsTables, POSITIONS, SEARCH_TABLES } from './search-schema.js';
 
 const quoted = (word: string) => `"${word}"`;
 const starts = (words: readonly string[]) => words.map((word) => `${quoted(word)}*`).join(' AND ');
@@ -84,6 +85,13 @@ class SqliteDialect implements Dialect {
     return `SELECT count(*) FROM (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${this.param(ftsQuery(conditions))} LIMIT ${cap})`;
   }
 
+  /** The dictionary's positions whose FTS5 words hold each word's start (a prefix query: exact). */
+  positions(words: readonly string[]): string {
+    const { table, fts } = POSITIONS;
+    return `SELECT d.position FROM ${table} d
+      WHERE d.rowid IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${this.param(`position : (${starts(words)})`)})`;
+  }
+
   /** SQLite walks the id index when told to, and stops as soon as the page is full: no window. */
   inIdOrder(table: string): string {
     return `${table} s INDEXED BY ${this.idIndex}`;
@@ -135,7 +143,7 @@ export class SqliteSearch {
         n: number;
         size: number;
       };
-      const choice = choosePlan(n, size, prepared.query);
+      const choice = choosePlan(n, size, prepared.query, planHints(prepared));
       if (choice === undefined) return { total: totalOf(n), hits: [] };
       const page = renderPage(dialect(), prepared, choice);
       const hits = this.statement(page.text).raw().all(asNamed(page.values)) as Array<

@@ -121,6 +121,42 @@ describe('postgres migrations', () => {
     await store.close();
   });
 
+  it('adds the dictionary of positions to search tables filled before it (migration 10)', async () => {
+    const search = POSTGRES_MIGRATIONS.find((m) => m.name === 'search tables')!;
+    const positions = POSTGRES_MIGRATIONS.find((m) => m.name === 'dictionary of positions')!;
+    const { url, client } = await databaseBefore(positions.version);
+    const insert = (id: string, record: object) =>
+      client.query(`INSERT INTO people (id, etag, body) VALUES ($1, '"e"', $2)`, [
+        id,
+        JSON.stringify({ id, ...record }),
+      ]);
+    await insert('p1', { position: 'Engineering Manager', seniority: 'Manager' });
+    await insert('p2', { position: 'Sales Manager' });
+    await insert('p3', { position: 'Engineering Manager' });
+    await insert('p4', {});
+    await search.fill!(client);
+    await client.end();
+
+    expect((await migratePostgres(url)).applied).toEqual([positions.version]);
+    const check = new pg.Client({ connectionString: url });
+    await check.connect();
+    const { rows } = await check.query('SELECT position FROM people_positions ORDER BY position');
+    expect(rows.map((row) => row.position)).toEqual([' engineering manager', ' sales manager']);
+    const { rows: index } = await check.query(
+      "SELECT indexdef FROM pg_indexes WHERE indexname = 'people_search_position'",
+    );
+    expect(index[0].indexdef).toContain('btree ("position", id) INCLUDE (rid)');
+    await check.end();
+    const store = await openPostgresStore({ url });
+    const people = (filters: object) => store.searchPeople({ filters, limit: 10 });
+    expect((await people({ position: ['man'] })).hits.map((hit) => hit.id)).toEqual(['p1', 'p2', 'p3']);
+    expect((await people({ position: ['eng', 'man'], seniorities: [5] })).hits.map((h) => h.id)).toEqual([
+      'p1',
+    ]);
+    expect((await people({ position: ['sales'] })).total).toEqual({ value: 1, relation: 'eq' });
+    await store.close();
+  });
+
   it('indexes the e-mail hashes of records stored before migration 7, as an import lists them', async () => {
     const { url, client } = await databaseBefore(7);
     const jane = prepareLine(
@@ -200,7 +236,9 @@ describe('postgres migrations', () => {
     }
     await client.end();
 
-    expect((await migratePostgres(url)).applied).toEqual([9]);
+    expect((await migratePostgres(url)).applied).toEqual(
+      POSTGRES_MIGRATIONS.filter((m) => m.version >= 9).map((m) => m.version),
+    );
     const store = await openPostgresStore({ url });
     expect(await store.findIds('people', 'name_at_company_id', 'f1|citizen', 5)).toEqual([jane.id]);
     expect(await store.findIds('people', 'name_at_linkedin', 'acme-holdings|citizen', 5)).toEqual([jane.id]);

@@ -18,6 +18,7 @@ import {
   SCHEMA_VERSION,
 } from '../../../src/store/sqlite/schema.js';
 import { SEARCH_MIGRATION } from '../../../src/store/sqlite/search-schema.js';
+import { registerSearchFunctions } from '../../../src/store/sqlite/search-writes.js';
 import { openSqliteStore } from '../../../src/store/sqlite/store.js';
 import type { RecordToStore } from '../../../src/store/store.js';
 import { describeStoreContract } from '../contract.js';
@@ -150,6 +151,47 @@ describe('sqlite store', () => {
     await store.close();
   });
 
+  it('adds the dictionary of positions to a version 10 database, dropping the FTS index it replaces', async () => {
+    const path = tempPath('enrich.db');
+    const db = new Database(path);
+    const before = MIGRATIONS.indexOf(SEARCH_MIGRATION);
+    registerMigrationFunctions(db);
+    registerSearchFunctions(db);
+    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
+    const insert = db.prepare(`INSERT INTO people (id, etag, body) VALUES (?, '"e"', ?)`);
+    const person = (id: string, record: object) => insert.run(id, JSON.stringify({ id, ...record }));
+    person('p1', { position: 'Engineering Manager', seniority: 'Manager' });
+    person('p2', { position: 'Sales Manager' });
+    person('p3', { position: 'Engineering Manager' });
+    person('p4', {});
+    db.exec(SEARCH_MIGRATION);
+    // Version 10 as it was first released: an FTS5 index of every person's position.
+    db.exec(
+      `CREATE VIRTUAL TABLE people_position_fts USING fts5(position, content = '', tokenize = 'ascii')`,
+    );
+    db.pragma(`user_version = ${before + 1}`);
+    db.close();
+
+    const store = openSqliteStore(path);
+    const people = (filters: object) => store.searchPeople({ filters, limit: 10 });
+    expect((await people({ position: ['man'] })).hits.map((hit) => hit.id)).toEqual(['p1', 'p2', 'p3']);
+    expect((await people({ position: ['eng', 'man'], seniorities: [5] })).hits.map((h) => h.id)).toEqual([
+      'p1',
+    ]);
+    expect((await people({ position: ['sales'] })).total).toEqual({ value: 1, relation: 'eq' });
+    await store.close();
+    const after = new Database(path, { readonly: true });
+    const names = after.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'people_position%'").pluck();
+    const tables = names.all() as string[];
+    expect(tables).toEqual(expect.arrayContaining(['people_positions', 'people_positions_fts']));
+    expect(tables.filter((name) => name.startsWith('people_position_fts'))).toEqual([]);
+    expect(after.prepare('SELECT position FROM people_positions ORDER BY position').pluck().all()).toEqual([
+      ' engineering manager',
+      ' sales manager',
+    ]);
+    after.close();
+  });
+
   it('indexes the e-mail hashes of records stored before version 9 as an import lists them, index included', async () => {
     const path = tempPath('enrich.db');
     const jane = prepareLine(
@@ -171,10 +213,10 @@ describe('sqlite store', () => {
     ]);
     await before.close();
     const db = new Database(path);
-    // Back to version 8: the later migrations' tables go (search's), its number with them.
+    // Back to version 8: the later migrations' tables go (search's, positions'), its number with them.
     const virtual = db.prepare("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'");
     for (const name of virtual.pluck().all()) db.exec(`DROP TABLE ${name}`);
-    db.exec('DROP TABLE people_search; DROP TABLE companies_search;');
+    db.exec('DROP TABLE people_search; DROP TABLE companies_search; DROP TABLE people_positions;');
     db.pragma('user_version = 8');
     db.close();
 

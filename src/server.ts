@@ -110,10 +110,12 @@ export async function startServer(config: Config, store: Store): Promise<Running
   // Longer than common load balancers' idle timeouts (60 s), so that the balancer closes first.
   app.server.keepAliveTimeout = config.keepAliveTimeoutMs;
   capConnections(app.server, config.maxConnections);
+  // Before listening: a worker's primary passes SIGHUP on once the worker listens, which it learns of
+  // before this process's listen() returns; a signal with no handler yet would kill the worker.
+  if (tls) reloadOnHangup(app.server as unknown as HttpsServer, tls, app.log);
   const address = await app.listen({ port: config.port, host: config.host });
   // Fastify names the scheme of a server it made; this one is ours.
   const url = tls ? address.replace(/^http:/, 'https:') : address;
-  if (tls) reloadOnHangup(app.server as unknown as HttpsServer, tls, app.log);
 
   let stopping: Promise<Flushed> | undefined;
   const stop = () => {

@@ -1,0 +1,63 @@
+// The change events of contract §8: their types and data, as the feed lists them and webhooks deliver them.
+
+/** The two kinds of record, named as the store names them. */
+export type Entity = 'people' | 'companies';
+
+/** Why a record left the store: a snapshot refresh, `enrich delete`, or a suppression. */
+export type RemovalReason = 'snapshot' | 'deleted' | 'suppressed';
+
+/** A person's job as a job change reports it, each member null when the record lacks it. */
+export interface Job {
+  company_id: string | null;
+  company_name: string | null;
+  position: string | null;
+  seniority: string | null;
+}
+
+/** A person's title as a title change reports it. */
+export interface Title {
+  position: string | null;
+  seniority: string | null;
+}
+
+/** Each event type's `data`: exactly these members, in this order (notes/events.md). */
+export interface EventData {
+  'person.created': { person_id: string };
+  'person.updated': { person_id: string; fields: string[] };
+  'person.removed': { person_id: string; reason: RemovalReason };
+  'company.created': { company_id: string };
+  'company.updated': { company_id: string; fields: string[] };
+  'company.removed': { company_id: string; reason: RemovalReason };
+  'person.job_changed': {
+    person_id: string;
+    change: 'new_company' | 'departure' | 'joined';
+    previous: Job | null;
+    current: Job | null;
+  };
+  'person.title_changed': {
+    person_id: string;
+    company_id: string | null;
+    previous: Title;
+    current: Title;
+    promotion: boolean;
+  };
+}
+
+export type ChangeEventType = keyof EventData;
+
+export const CHANGE_EVENT_TYPES: readonly ChangeEventType[] = [
+  'person.created',
+  'person.updated',
+  'person.removed',
+  'person.job_changed',
+  'person.title_changed',
+  'company.created',
+  'company.updated',
+  'company.removed',
+];
+
+/** An event as a write produces it, before the store gives it an id and a commit time. */
+export type ClassifiedEvent = { [T in ChangeEventType]: { type: T; data: EventData[T] } }[ChangeEventType];
+
+/** An event as the feed lists it (contract §8): `id` is stable, `timestamp` the commit time (UTC, ms). */
+export type ChangeEvent = ClassifiedEvent & { id: string; timestamp: string };

@@ -1,0 +1,10 @@
+// Change events: their types (contract §8) and the pure classifier every store write runs.
+export {
+  type Body,
+  type Classification,
+  classifyChange,
+  type RecordChange,
+  type RecordWrite,
+} from './classify.js';
+export * from './events.js';
+export { isPromotion, SENIORITY_ORDER, seniorityRank } from './seniority.js';

@@ -5,6 +5,7 @@ import { maskSecrets } from '../config.js';
 import { registerAudit } from './audit.js';
 import { registerBackup } from './backup.js';
 import { registerData } from './data.js';
+import { registerEvolve } from './evolve.js';
 import { registerGenerate } from './generate.js';
 import { registerKeys } from './keys.js';
 import { registerMatch } from './match.js';
@@ -39,6 +40,7 @@ const program = new Command('enrich')
 
 registerServe(program);
 registerGenerate(program);
+registerEvolve(program);
 registerData(program);
 registerMatch(program);
 registerKeys(program);

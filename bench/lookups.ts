@@ -119,10 +119,20 @@ export function ceilingAndLookups(enrich: Server, ceiling: Server, token: string
 
 export interface AtRate {
   offered: number;
-  result: Measured;
+  /** One measurement per run (`runs` of them), like every other figure: quote their medians. */
+  runs: Measured[];
 }
 
-/** Lookups by id at `share` of the measured maximum rate: the latency a deployment sees below saturation. */
+/** The median p50 and p99 of the runs at a fixed rate. */
+export const atRateLatency = (atRate: AtRate) => ({
+  p50Ms: medianOf(atRate.runs, (m) => m.p50Ms),
+  p99Ms: medianOf(atRate.runs, (m) => m.p99Ms),
+});
+
+/**
+ * Lookups at `share` of the measured maximum rate, `runs` times: the latency a deployment sees below
+ * saturation, its median quoted as every other figure's is (one run's p99 moves with whatever else ran then).
+ */
 export async function measureAtRate(
   target: Target,
   maxRuns: Measured[],
@@ -132,13 +142,18 @@ export async function measureAtRate(
   const offered = Math.round(share * medianOf(maxRuns, (m) => m.rps));
   const { connections, duration, warmup } = load;
   const spec = specOf(target);
-  if (load.waitQuiet > 0) await waitForQuiet(load.waitQuiet);
-  const result = await runLoad(
-    { ...spec, connections, duration, warmup, overallRate: offered },
-    serverPids(target.server),
-  );
-  say(
-    `${target.name} at ${offered} req/s offered: p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms`,
-  );
-  return { offered, result };
+  const runs: Measured[] = [];
+  for (let run = 1; run <= load.runs; run++) {
+    if (load.waitQuiet > 0) await waitForQuiet(load.waitQuiet);
+    const result = await runLoad(
+      { ...spec, connections, duration, warmup, overallRate: offered },
+      serverPids(target.server),
+    );
+    runs.push(result);
+    say(
+      `${target.name} at ${offered} req/s offered, run ${run}/${load.runs}: ` +
+        `p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms`,
+    );
+  }
+  return { offered, runs };
 }

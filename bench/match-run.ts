@@ -16,7 +16,11 @@ const SAMPLE_EVERY_MS = 250;
 export interface MatchRun {
   label: string;
   summary: string;
+  rows: number;
+  /** Rows per second of wall time from process start to exit: what the verdict judges. */
   rowsPerSecond: number;
+  /** The rate the command printed in its summary line, timed by itself. */
+  printedRowsPerSecond: number;
   wallSeconds: number;
   /** RssAnon sampled through the run, in order. */
   anon: number[];
@@ -38,11 +42,23 @@ async function measure(label: string, list: string, db: string, args: string[], 
   const code = await child.exited.finally(() => clearInterval(sampler));
   const wallSeconds = (performance.now() - started) / 1000;
   const summary = child.stderrTail().split('\n').at(-1) ?? '';
-  const rate = /\(([\d,]+) rows\/s\)$/.exec(summary);
-  if (code !== 0 || !rate) throw new Error(`enrich match: exited with ${code}\n${child.stderrTail()}`);
-  say(`match: ${summary}`);
-  const rowsPerSecond = Number(rate[1]!.replaceAll(',', ''));
-  return { label, summary, rowsPerSecond, wallSeconds, anon, peakFile } satisfies MatchRun;
+  const figures = /^([\d,]+) rows:.*\(([\d,]+) rows\/s\)$/.exec(summary);
+  if (code !== 0 || !figures) throw new Error(`enrich match: exited with ${code}\n${child.stderrTail()}`);
+  const number = (text: string) => Number(text.replaceAll(',', ''));
+  const rows = number(figures[1]!);
+  const rowsPerSecond = rows / wallSeconds;
+  say(`match: ${summary}; ${Math.round(rowsPerSecond)} rows/s from process start`);
+  const printedRowsPerSecond = number(figures[2]!);
+  return {
+    label,
+    summary,
+    rows,
+    rowsPerSecond,
+    printedRowsPerSecond,
+    wallSeconds,
+    anon,
+    peakFile,
+  } satisfies MatchRun;
 }
 
 /**
@@ -72,7 +88,7 @@ export function anonFigures(anon: number[]) {
   return { early: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, peak: Math.max(...anon) };
 }
 
-/** The plain run (the first) against the issue's bars: its rate, and its memory flat. */
+/** The plain run (the first) against the issue's bars: its rate from process start, and its memory flat. */
 export function matchVerdicts(runs: MatchRun[]) {
   const plain = runs[0];
   if (!plain) return undefined;
@@ -80,6 +96,7 @@ export function matchVerdicts(runs: MatchRun[]) {
   const growth = peak / early - 1;
   return {
     rowsPerSecond: plain.rowsPerSecond,
+    printedRowsPerSecond: plain.printedRowsPerSecond,
     fast: plain.rowsPerSecond >= TARGET_ROWS_PER_SECOND,
     growth,
     flat: Number.isFinite(growth) && growth <= FLAT_MEMORY_GROWTH,
@@ -95,6 +112,7 @@ export function matchTable(runs: MatchRun[]): string {
     return [
       run.label,
       int(run.rowsPerSecond),
+      int(run.printedRowsPerSecond),
       seconds(run.wallSeconds),
       `${mib(early)} → ${mib(peak)}`,
       mib(run.peakFile),
@@ -102,9 +120,17 @@ export function matchTable(runs: MatchRun[]): string {
     ];
   });
   return table(
-    ['run', 'rows/s', 'wall time', 'RssAnon under way → peak', 'RssFile peak', 'target'],
+    [
+      'run',
+      'rows/s from process start',
+      'rows/s as printed',
+      'wall time',
+      'RssAnon under way → peak',
+      'RssFile peak',
+      'target (judged from process start)',
+    ],
     rows,
-    [1, 2],
+    [1, 2, 3],
   );
 }
 

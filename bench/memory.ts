@@ -18,7 +18,7 @@ export interface MemoryFigure {
   /** RssAnon and RssFile after the load, summed over the server's processes. */
   rss: RssParts;
   processes: number;
-  /** By-products of getting there: import rate and the id lookup rate at this size. */
+  /** By-products of getting there: import rate (from process start) and the id lookup rate at this size. */
   importPeoplePerSecond: number;
   idRps: number;
 }
@@ -55,7 +55,7 @@ export async function measurePeakRss(
         peakRssBytes: treePeakRssBytes(enrich.child.pid),
         rss: treeRss(enrich.child.pid),
         processes: processTree(enrich.child.pid).length,
-        importPeoplePerSecond: store.people.perSecond,
+        importPeoplePerSecond: store.people.wallPerSecond,
         idRps: medianOf(results.get('id') ?? [], (m) => m.rps),
       };
       say(

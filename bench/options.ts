@@ -91,7 +91,9 @@ export const USAGE = `npm run bench -- [options]
   --skip-build           reuse the benchmark's last successful build (say, while src/ is mid-edit)
   --cpu-prof DIR         run the Enrich server under --cpu-prof, profile written to DIR
   --postgres URL         also import into and serve from PostgreSQL: each run makes a scratch database on
-                         the server URL names (needs CREATEDB) and drops it; no existing database is touched
+                         the server URL names (needs CREATEDB) and drops it; no existing database is touched.
+                         Its imports (people, the same people again, companies) are judged against
+                         30,000 people/s
   --out FILE             append the results to FILE (default BENCHMARKS.md; --quick: print only)
   --quick                small sizes and short runs: a smoke check`;
 

@@ -63,7 +63,9 @@ async function searches(
   const targets = servers.flatMap(({ server, token, backend }) =>
     searchTargets(server, token, paths, backend),
   );
-  say(`searches: ${targets.length} targets × ${o.runs} run(s), then each at 80% of its maximum`);
+  say(
+    `searches: ${targets.length} targets × ${o.runs} run(s), then each at 80% of its maximum as many times`,
+  );
   return measureSearches(targets, o);
 }
 

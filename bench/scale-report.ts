@@ -32,7 +32,13 @@ export interface ScaleResults {
 
 const TEN_MINUTES = 600;
 const FULL_SCALE_PEOPLE = 10_000_000;
-const importSeconds = (s: ScaleSide) => s.people.seconds + s.companies.seconds;
+/** Wall time of both imports, each from its process's start: what the verdict judges. */
+const importSeconds = (s: ScaleSide) => s.people.wallSeconds + s.companies.wallSeconds;
+/** The same, as the commands printed their own times. */
+const printedImportSeconds = (s: ScaleSide) => s.people.seconds + s.companies.seconds;
+/** A rate from process start with the printed one beside it: `22,100 (printed 22,416)`. */
+const rateCell = (summary: ImportSummary) =>
+  `${int(summary.wallPerSecond)} (printed ${int(summary.perSecond)})`;
 const rps = (s: ScaleSide, kind: LookupKind) => medianOf(s.lookups.get(kind) ?? [], (m) => m.rps);
 
 function lookupRows(r: ScaleResults): string[][] {
@@ -55,9 +61,21 @@ export function renderScaleReport(r: ScaleResults): string {
     ['people', ...both((s) => int(s.sizes.people)), ratio((s) => s.sizes.people)],
     ['companies', ...both((s) => int(s.sizes.companies)), ratio((s) => s.sizes.companies)],
     ['generating the data set', ...both((s) => (s.dataSeconds > 1 ? seconds(s.dataSeconds) : 'cached')), ''],
-    ['import people/s', ...both((s) => int(s.people.perSecond)), ratio((s) => s.people.perSecond)],
-    ['import companies/s', ...both((s) => int(s.companies.perSecond)), ratio((s) => s.companies.perSecond)],
-    ['import time, people + companies', ...both((s) => seconds(importSeconds(s))), ratio(importSeconds)],
+    [
+      'import people/s, from process start',
+      ...both((s) => rateCell(s.people)),
+      ratio((s) => s.people.wallPerSecond),
+    ],
+    [
+      'import companies/s, from process start',
+      ...both((s) => rateCell(s.companies)),
+      ratio((s) => s.companies.wallPerSecond),
+    ],
+    [
+      'import wall time, people + companies',
+      ...both((s) => `${seconds(importSeconds(s))} (printed ${seconds(printedImportSeconds(s))})`),
+      ratio(importSeconds),
+    ],
     ...lookupRows(r),
     ['server RssAnon (its own memory)', ...both((s) => mib(s.rss.anonBytes)), ratio((s) => s.rss.anonBytes)],
     [
@@ -73,12 +91,26 @@ export function renderScaleReport(r: ScaleResults): string {
   const isFullScale = f.sizes.people >= FULL_SCALE_PEOPLE;
   // At a reduced size the import target cannot be judged; a linear projection says roughly where it would land.
   const projected = (fullImport * FULL_SCALE_PEOPLE) / f.sizes.people;
+  const printed = `printed ${seconds(printedImportSeconds(f))}`;
   const importRow = isFullScale
-    ? [seconds(fullImport), verdict(fullImport <= TEN_MINUTES)]
-    : [`${seconds(fullImport)}; ≈ ${seconds(projected)} at 10M if linear`, 'not measured (reduced size)'];
+    ? [`${seconds(fullImport)} (${printed})`, verdict(fullImport <= TEN_MINUTES)]
+    : [
+        `${seconds(fullImport)} (${printed}); ≈ ${seconds(projected)} at 10M if linear`,
+        'not measured (reduced size)',
+      ];
+  const size = (s: ScaleSide) => `${int(s.sizes.people)} people`;
   const targets = [
-    ['import of the full data set', '≤ 10 min', ...importRow],
-    ['lookup rate, worst kind, full ÷ baseline', '≥ 0.80', times(worst), verdict(worst >= 0.8)],
+    [
+      `import of ${size(f)} and ${int(f.sizes.companies)} companies, wall time from process start`,
+      `≤ 10 min at ${int(FULL_SCALE_PEOPLE)} people`,
+      ...importRow,
+    ],
+    [
+      `lookup rate at ${size(f)} ÷ at ${size(b)}, worst kind`,
+      `≥ 0.80 at ${int(FULL_SCALE_PEOPLE)} people`,
+      times(worst),
+      isFullScale ? verdict(worst >= 0.8) : `${verdict(worst >= 0.8)} at ${size(f)} (reduced size)`,
+    ],
     [
       `server RssAnon at ${int(f.sizes.people)} people`,
       isFullScale ? '≤ 600 MB' : '≤ 250 MB at 1,000,000',

@@ -103,7 +103,7 @@ runScript('bench:search', parseOptions, USAGE, async (session) => {
   say('done');
   const settings =
     `Searches drawn from ${int(o.sample)} people of ${o.people}; ${o.runs} run(s) at the maximum rate, medians ` +
-    `quoted, then one at 80% of it; ${o.duration} s per run after ${o.warmup} s of warm-up; ${o.connections} ` +
+    `quoted, then as many at 80% of it; ${o.duration} s per run after ${o.warmup} s of warm-up; ${o.connections} ` +
     `connections; ${loadGeneratorName()}; ${o.workers} server process(es). Load average when the run started: ` +
     `${session.loadAverage.map((n) => n.toFixed(2)).join(', ')}.`;
   return [

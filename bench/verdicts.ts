@@ -1,9 +1,11 @@
 // The issue's targets beside what a run measured, and the notes a reader needs to judge the figures.
 import { bulkShare } from './bulk-report.js';
 import { BULK_ITEMS } from './dataset.js';
+import type { ImportSummary } from './enrich.js';
 import { cores, int, mib, ms, table, times } from './format.js';
+import type { PostgresImportRun } from './imports.js';
 import { loadGeneratorName } from './loadgen.js';
-import { BULK_ID_UNACCOUNTED, CEILING_PEOPLE, UNACCOUNTED_ID } from './lookups.js';
+import { atRateLatency, BULK_ID_UNACCOUNTED, CEILING_PEOPLE, UNACCOUNTED_ID } from './lookups.js';
 import { FLAT_MEMORY_GROWTH, matchVerdicts, TARGET_ROWS_PER_SECOND } from './match-run.js';
 import type { MemoryFigure } from './memory.js';
 import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
@@ -22,14 +24,14 @@ function accountingRow(r: BenchResults, verdict: (ok: boolean | undefined) => st
   ];
 }
 
-/** Issue 12: `enrich match` on the local store, its rate and its memory flat. */
+/** Issue 12: `enrich match` on the local store, its rate (wall time from process start) and its memory flat. */
 function matchRows(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[][] {
   const m = matchVerdicts(r.match);
   return [
     [
-      `\`enrich match\` of ${int(r.options.matchRows)} rows, rows/s`,
+      `\`enrich match\` of ${int(r.options.matchRows)} rows, rows/s, wall time from process start`,
       `≥ ${int(TARGET_ROWS_PER_SECOND)}`,
-      m ? int(m.rowsPerSecond) : '–',
+      m ? `${int(m.rowsPerSecond)} (printed: ${int(m.printedRowsPerSecond)})` : '–',
       verdict(m?.fast),
     ],
     [
@@ -38,6 +40,27 @@ function matchRows(r: BenchResults, verdict: (ok: boolean | undefined) => string
       m ? `${m.growth >= 0 ? '+' : ''}${(m.growth * 100).toFixed(0)}%` : '–',
       verdict(m?.flat),
     ],
+  ];
+}
+
+/** PostgreSQL's import through `COPY` (issue 5: 30,000 people/s), into an empty database and again over itself. */
+export const POSTGRES_IMPORT_TARGET = 30_000;
+
+function postgresImportRows(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[][] {
+  if (!r.postgres) return [];
+  const runs = r.postgres.imports;
+  const row = (label: string, pick: (run: PostgresImportRun) => ImportSummary) => {
+    const wall = medianOf(runs, (x) => pick(x).wallPerSecond);
+    return [
+      `PostgreSQL import people/s (\`COPY\`), ${label}, wall time from process start`,
+      `≥ ${int(POSTGRES_IMPORT_TARGET)}`,
+      `${int(wall)} (printed: ${int(medianOf(runs, (x) => pick(x).perSecond))})`,
+      verdict(wall >= POSTGRES_IMPORT_TARGET),
+    ];
+  };
+  return [
+    row('into an empty database', (x) => x.people),
+    row('the same people again, over themselves', (x) => x.peopleAgain),
   ];
 }
 
@@ -67,8 +90,9 @@ export function targetTable(r: BenchResults): string {
   const worstPerCore = Math.min(
     ...(['ln_url', 'work_email', 'website', 'abn'] as const).map((k) => perCoreRatio(r, k)),
   );
-  const p99 = r.atRate.result.p99Ms;
-  const people = medianOf(r.imports, (x) => x.people.perSecond);
+  const { p99Ms: p99 } = atRateLatency(r.atRate);
+  const people = medianOf(r.imports, (x) => x.people.wallPerSecond);
+  const printed = medianOf(r.imports, (x) => x.people.perSecond);
   const floorShare = medianOf(r.imports, (x) => x.peopleFloor.perSecond) / people;
   const at = (n: number) => r.memory.find((m): m is MemoryFigure => m.people === n && !('skipped' in m));
   const small = at(10_000);
@@ -88,7 +112,12 @@ export function targetTable(r: BenchResults): string {
       `${times(worst)} (${times(worstPerCore)} per core)`,
       verdict(worst >= 0.85),
     ],
-    ['p99 at 80% of max rate', '≤ 5 ms', `${ms(p99)} ms`, verdict(p99 <= 5)],
+    [
+      `p99 at 80% of max rate (median of ${r.atRate.runs.length} run(s))`,
+      '≤ 5 ms',
+      `${ms(p99)} ms`,
+      verdict(p99 <= 5),
+    ],
     nameMatchRow(r, verdict),
     accountingRow(r, verdict),
     [
@@ -98,8 +127,14 @@ export function targetTable(r: BenchResults): string {
       verdict(Number.isFinite(bulkShare(r)) ? bulkShare(r) >= 10 : undefined),
     ],
     ...matchRows(r, verdict),
-    ['import people/s', '≥ 50,000', int(people), verdict(people >= 50_000)],
-    ['import time ÷ read-and-parse floor', '≤ 3', times(floorShare), verdict(floorShare <= 3)],
+    [
+      'import people/s, wall time from process start',
+      '≥ 50,000',
+      `${int(people)} (printed: ${int(printed)})`,
+      verdict(people >= 50_000),
+    ],
+    ['import wall time ÷ read-and-parse floor', '≤ 3', times(floorShare), verdict(floorShare <= 3)],
+    ...postgresImportRows(r, verdict),
     [
       'anonymous RSS (RssAnon) at 1,000,000 people',
       '≤ 250 MB',
@@ -156,6 +191,8 @@ export function notes(r: BenchResults): string[] {
       `and ${loadGeneratorName()} ${cores(generator)}, ${bound}.`,
     `Other processes on the machine used a median of ${cores(other)} cores during the load runs (the "other ` +
       `cores" column${other >= BUSY_CORES ? '). **The machine was busy: these figures understate what it can do; re-run it quiet**' : ', CPU time not spent by the server or the load generator)'}.`,
+    "Imports and `enrich match` are judged on wall time from the command's process start to its exit (what a " +
+      'user waits for); the rate each command printed, timed by itself after start-up, stands beside it.',
     'Req/s counts 2xx responses only. Latencies are of 2xx responses, timed in microseconds by the load process; ' +
       `at full load they are mostly queueing behind ${r.options.connections} connections, so the p99 that matters ` +
       'for a deployment is the one at 80% of the maximum rate.',
@@ -174,7 +211,8 @@ export function notes(r: BenchResults): string[] {
   if (r.postgres)
     list.push(
       'PostgreSQL rows: the same data set imported by `enrich import` (through `COPY`) into a new database, ' +
-        'beside the same read-and-parse floor, and served by a second `enrich serve` with DATABASE_URL set. ' +
+        'its people then imported again over themselves (every record and its identifiers replaced), beside the ' +
+        'same read-and-parse floor, and served by a second `enrich serve` with DATABASE_URL set. ' +
         (r.postgres.local
           ? "Their server cores include PostgreSQL's own processes, on this machine's same two cores."
           : "PostgreSQL ran on another host: its CPU is not in the server cores, and every query's network round " +

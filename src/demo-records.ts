@@ -1,4 +1,4 @@
-// The records the README's examples look up, added to the demo set so that every example works as printed.
+// The records the examples of the README and docs/ look up, in the demo set so that each works as printed.
 // The generator mints their ids only deep inside other seeds' blocks (person 9,156,483 of block 6409,
 // company 74,717,737 of block 3723), so they never replace a generated record of a realistic set.
 

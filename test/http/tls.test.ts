@@ -8,13 +8,12 @@ import { connect } from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoInstructions } from '../../src/demo.js';
-import { README_PERSON } from '../../src/demo-records.js';
 import { dataSet, PERSON_ID, type Server, serve } from '../cluster/serve.js';
 import { enrich } from '../helpers/cli.js';
 
 const run = promisify(execFile);
 
-/** A self-signed certificate for 127.0.0.1 and localhost, made by openssl as the README says. */
+/** A self-signed certificate for 127.0.0.1 and localhost, made by openssl as docs/https.md says. */
 function makeCertificate(dir: string, name: string): { cert: string; key: string } {
   const cert = join(dir, `${name}-cert.pem`);
   const key = join(dir, `${name}-key.pem`);
@@ -267,40 +266,4 @@ describe('the demo lines over HTTPS', () => {
       `  curl --cacert 'certs/cert.pem' -H "Authorization: Bearer enr_x" 'https://127.0.0.1:8443/people?work_email=jane%40acme.com.au'`,
     );
   });
-});
-
-describe("the README's HTTPS example", () => {
-  it('works as printed: the openssl line, serve with its certificate, curl --cacert', async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### HTTPS'));
-    const line = (start: string) => new RegExp(`^${start} .*$`, 'm').exec(section)![0];
-    const dir = mkdtempSync(join(tmpdir(), 'enrich-readme-tls-'));
-    await run('bash', ['-c', line('openssl req')], { cwd: dir });
-
-    const db = join(dir, 'enrich.db');
-    writeFileSync(join(dir, 'people.ndjson'), `${JSON.stringify(README_PERSON)}\n`);
-    expect(enrich(['import', 'people', join(dir, 'people.ndjson'), '--db', db]).status).toBe(0);
-    const token = enrich(['keys', 'create', '--name', 'readme', '--db', db])
-      .stdout.trim()
-      .split('\n')
-      .at(-1)!;
-    // The README's flags, on a free port, with the files where openssl wrote them.
-    const args = line('npx enrich serve')
-      .replace(/^npx enrich serve /, '')
-      .replace('--port 8443', '')
-      .replace(/(\S+\.pem)/g, (file) => join(dir, file))
-      .split(/\s+/)
-      .filter((arg) => arg !== '');
-    const server = await serve([...args, '--db', db, '--workers', '1']);
-    try {
-      expect(server.stderr()).toMatch(/^Enrich listening on https:\/\/127\.0\.0\.1:\d+ over SQLite /m);
-      const curlLine = line('curl --cacert')
-        .replace('$KEY', token)
-        .replace('https://127.0.0.1:8443', server.url);
-      const { stdout } = await run('bash', ['-c', curlLine], { cwd: dir });
-      expect(JSON.parse(stdout)).toMatchObject({ id: README_PERSON.id, name: README_PERSON.name });
-    } finally {
-      await server.stop();
-    }
-  }, 60_000);
 });

@@ -1,13 +1,9 @@
 // Bearer authentication (contract §4): header → well-formed token → key by hash → live key → scope.
 import { ProblemError } from '../errors.js';
-import {
-  type ApiKey,
-  isPromise,
-  type MaybePromise,
-  type Scope,
-  type Store,
-  type StoredKey,
-} from '../store/store.js';
+import type { ApiKey, StoredKey } from '../store/keys.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
+import type { Store } from '../store/store.js';
+import type { Scope } from '../vocabulary/operations.js';
 import { hashToken, isWellFormedToken } from './tokens.js';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="enrich"' };

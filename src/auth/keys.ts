@@ -1,5 +1,8 @@
 // Issuing API keys: mint a token, store only its hash, hand the token back once.
-import { ALL_SCOPES, type ApiKey, type Scope, type Store, type StoredKey } from '../store/store.js';
+
+import type { ApiKey, StoredKey } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+import { ALL_SCOPES, type Scope } from '../vocabulary/operations.js';
 import { hashToken, mintKeyId, mintToken } from './tokens.js';
 
 export interface KeyRequest {

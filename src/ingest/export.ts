@@ -1,7 +1,8 @@
 // Writes every stored body of an entity as NDJSON, in id order, respecting the stream's backpressure.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Entity, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
 
 /** Lines gathered per write: fewer, larger writes without holding much in memory. */
 const WRITE_BYTES = 1 << 16;

@@ -1,7 +1,8 @@
 // Imports an NDJSON file (plain or gzip) into a store in batches; bad lines are reported, good ones kept.
 import { availableParallelism } from 'node:os';
 import { SuppressionFilter } from '../privacy/suppression.js';
-import type { Entity, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { type PreparedBatch, prepareBatches, type Rejection } from './batches.js';
 import { ImportInterruptedError } from './interrupted.js';
 import { prepareBatchesInWorker } from './worker-batches.js';

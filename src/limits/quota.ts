@@ -1,6 +1,8 @@
 // Monthly quotas in matched lookups (contract §6): reserved before a lookup, counted only when it matched.
 import { ProblemError } from '../errors.js';
-import { type ApiKey, isPromise, type MaybePromise, type Store } from '../store/store.js';
+import type { ApiKey } from '../store/keys.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
+import type { Store } from '../store/store.js';
 
 /** The quota period of a moment: its calendar month in UTC, 'YYYY-MM'. */
 export const quotaPeriod = (at: Date) => at.toISOString().slice(0, 7);

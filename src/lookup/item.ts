@@ -2,7 +2,9 @@
 // GET's rules, resolved, and classified, carrying the very problem a single GET would answer. No HTTP, no
 // accounting: the callers meter and audit.
 import { ProblemError } from '../errors.js';
-import { isPromise, type MaybePromise, type ServedRecord, type Store } from '../store/store.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
+import type { ServedRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
 import type { LookupKeys, LookupOperation } from './operations.js';
 import { parseLookupQuery } from './query.js';
 import { type Resolved, resolve } from './resolve.js';

@@ -15,13 +15,10 @@ import {
 import { companyDomainKey, personNameParts } from '../identifiers/record.js';
 import { sameNameShortened } from '../identifiers/short-forms.js';
 import type { Person } from '../schemas/person.js';
-import {
-  isPromise,
-  type MaybePromise,
-  type NameAtCompanyKind,
-  type ServedRecord,
-  type Store,
-} from '../store/store.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
+import type { ServedRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import type { NameAtCompanyKind } from '../vocabulary/entities.js';
 
 export const NAME_PARAMS = ['name', 'first_name', 'last_name'] as const;
 export const COMPANY_PARAMS_OF_NAME = [

@@ -1,7 +1,10 @@
 // Resolution of identifiers to one record (contract §3): every given identifier is resolved; one distinct record wins.
 import { ProblemError } from '../errors.js';
 import type { LookupKey } from '../identifiers/params.js';
-import { type Entity, isPromise, type MaybePromise, type ServedRecord, type Store } from '../store/store.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
+import type { ServedRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { matchByName, type NameMatch, type NameMatched } from './name-match.js';
 
 /** How many ids one identifier may list in a 409 before the list is cut. */

@@ -8,7 +8,8 @@ import {
   personLookupKey,
 } from '../identifiers/params.js';
 import { companyIdentifiers, personIdentifiers } from '../identifiers/record.js';
-import type { Entity, Identifier, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { Entity, Identifier } from '../vocabulary/entities.js';
 import { suppressionHash } from './suppression.js';
 
 /** More records than this sharing one identifier is not a person's data: refuse rather than guess. */

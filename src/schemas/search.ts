@@ -1,8 +1,9 @@
 // The searches' request bodies and answers (TypeBox: types and the OpenAPI document's named schemas).
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { DEPARTMENTS, SENIORITIES } from '../search/facts.js';
 import { COMPANY_PREVIEW_FIELDS, PERSON_PREVIEW_FIELDS } from '../search/fields.js';
 import { MAX_SIZE, MAX_VALUES } from '../search/values.js';
+import { DEPARTMENTS } from '../vocabulary/departments.js';
+import { SENIORITIES } from '../vocabulary/seniorities.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const flag = (description: string) => Type.Boolean({ description });

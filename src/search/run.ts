@@ -1,4 +1,6 @@
 // A search from request to answer, without HTTP: parse, resolve what needs the store, search, preview.
+
+import type { PeopleFilters, SearchHit, SearchPage, SearchQuery, SearchTotal } from '../store/search.js';
 import type { Store } from '../store/store.js';
 import { parseCompatibleSearch } from './compatible.js';
 import { encodeCursor } from './cursor.js';
@@ -12,7 +14,6 @@ import {
   personPreview,
   personPreviewV1,
 } from './preview.js';
-import type { PeopleFilters, SearchHit, SearchPage, SearchQuery, SearchTotal } from './query.js';
 import { type CompanyDomain, parseCompanySearch, parsePeopleSearch } from './v1.js';
 
 /** What a search answered: the body to send, the ids it disclosed, and the filters used. */

@@ -8,7 +8,7 @@ import {
   storedWords,
   wordList,
   wordScore,
-} from '../../src/search/text.js';
+} from '../../src/vocabulary/words.js';
 
 describe('search words', () => {
   it('fold case, accents, compatibility forms and punctuation', () => {

@@ -5,7 +5,8 @@ import { expect, it } from 'vitest';
 import { personLookupKey } from '../../src/identifiers/params.js';
 import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
 import { resolve } from '../../src/lookup/resolve.js';
-import type { RecordToStore, Store } from '../../src/store/store.js';
+import type { RecordToStore } from '../../src/store/records.js';
+import type { Store } from '../../src/store/store.js';
 
 /** `printf %s ADDRESS | sha256sum`, as a caller computes it. */
 const sha256 = (address: string) => createHash('sha256').update(address).digest('hex');

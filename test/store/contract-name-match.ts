@@ -5,7 +5,8 @@ import { expect, it } from 'vitest';
 import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
 import { type PeopleLookupParam, peopleKeys } from '../../src/lookup/operations.js';
 import { resolve } from '../../src/lookup/resolve.js';
-import type { RecordToStore, Store } from '../../src/store/store.js';
+import type { RecordToStore } from '../../src/store/records.js';
+import type { Store } from '../../src/store/store.js';
 
 const ACME = {
   id: 'fc1',

@@ -1,13 +1,10 @@
 // The behaviour every Store backend promises; each backend's test file runs this one suite.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type {
-  ApiKey,
-  AuditEntry,
-  Identifier,
-  RecordToStore,
-  Store,
-  UsageRow,
-} from '../../src/store/store.js';
+import type { AuditEntry, UsageRow } from '../../src/store/accounting.js';
+import type { ApiKey } from '../../src/store/keys.js';
+import type { RecordToStore } from '../../src/store/records.js';
+import type { Store } from '../../src/store/store.js';
+import type { Identifier } from '../../src/vocabulary/entities.js';
 import { hashedEmailContract } from './contract-hashed-emails.js';
 import { nameMatchContract } from './contract-name-match.js';
 import { searchContract } from './search-contract.js';

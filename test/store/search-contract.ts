@@ -1,7 +1,9 @@
 // The searches every Store backend promises (run inside the store contract suite, on each backend).
 import { expect, it } from 'vitest';
-import type { PeopleFilters, SearchQuery } from '../../src/search/query.js';
-import type { Entity, RecordToStore, Store } from '../../src/store/store.js';
+import type { RecordToStore } from '../../src/store/records.js';
+import type { PeopleFilters, SearchQuery } from '../../src/store/search.js';
+import type { Store } from '../../src/store/store.js';
+import type { Entity } from '../../src/vocabulary/entities.js';
 
 const record = (id: string, fields: object): RecordToStore => {
   const body = JSON.stringify({ id, ...fields });

@@ -1,7 +1,8 @@
 // Matches rows against the local store: each row is the lookup a single GET would make with its params.
 import { type ItemOutcome, lookupItem } from '../../lookup/item.js';
 import type { LookupOperation } from '../../lookup/operations.js';
-import { isPromise, type Store } from '../../store/store.js';
+import { isPromise } from '../../store/maybe-promise.js';
+import type { Store } from '../../store/store.js';
 import type { Resolver, RowOutcome } from './list.js';
 
 /** Rows per call: on PostgreSQL, a call's lookups are in flight together. */

@@ -1,6 +1,7 @@
 // Monthly quotas in Redis, shared by every process: reservation and settlement are atomic Lua scripts.
 import type { Redis, Result } from 'ioredis';
-import type { ApiKey, Store } from '../../store/store.js';
+import type { ApiKey } from '../../store/keys.js';
+import type { Store } from '../../store/store.js';
 import {
   type QuotaCounter,
   type QuotaGrant,

@@ -1,11 +1,12 @@
 // A bulk load into an empty entity on SQLite: records and search rows only, many per statement, then the
 // identifier and search indexes built once, sorted, from what the records carry.
 import type Database from 'better-sqlite3';
-import type { SearchFacts } from '../../search/facts.js';
+import type { Entity } from '../../vocabulary/entities.js';
+import type { UpsertCounts } from '../records.js';
+import type { SearchFacts } from '../search-facts.js';
 import type { SourceRow } from '../serving/source.js';
 import { isAlive, thisWriter, type WriterId } from '../serving/writers.js';
-import type { Entity, UpsertCounts } from '../store.js';
-import { TABLES } from './schema.js';
+import { ENTITY_TABLES } from '../sql/tables.js';
 import type { SqliteSearchWrites } from './search-writes.js';
 
 /** A record as a bulk load writes it, with its search facts when the parse workers worked them out. */
@@ -23,7 +24,7 @@ const FINISH_CACHE_KIB = -131_072;
 const BULK_CHECKPOINT_PAGES = 16_384;
 
 function prepareEntity(db: Database.Database, entity: Entity) {
-  const { records, idents } = TABLES[entity];
+  const { records, identifiers } = ENTITY_TABLES[entity];
   // RETURNING names each row's rid, for its search row.
   const upsert = (rows: number) =>
     db
@@ -39,10 +40,10 @@ function prepareEntity(db: Database.Database, entity: Entity) {
     empty: db.prepare<[], number>(`SELECT NOT EXISTS (SELECT 1 FROM ${records})`).pluck(),
     // The rowid B-tree's last entry: one page read, however many records.
     lastRid: db.prepare<[], number>(`SELECT coalesce(max(rid), 0) FROM ${records}`).pluck(),
-    clearIdents: db.prepare(`DELETE FROM ${idents}`),
+    clearIdentifiers: db.prepare(`DELETE FROM ${identifiers}`),
     // One sorted pass: the index's B-tree is filled in order instead of at random places.
-    buildIdents: db.prepare(
-      `INSERT OR IGNORE INTO ${idents} (kind, value, id)
+    buildIdentifiers: db.prepare(
+      `INSERT OR IGNORE INTO ${identifiers} (kind, value, id)
        SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), r.id
        FROM ${records} r, json_each(r.idents) j ORDER BY 1, 2, 3`,
     ),
@@ -66,7 +67,7 @@ export class SqliteBulk {
   private readonly writeTx: (entity: Entity, rows: BulkRow[]) => UpsertCounts;
   private readonly finishTx: (entity: Entity) => number;
 
-  /** `nextGeneration` bumps the store's generation (SqliteRecords'), in the caller's transaction. */
+  /** `nextGeneration` bumps the store's generation (SqliteRecordWrites'), in the caller's transaction. */
   constructor(
     private readonly db: Database.Database,
     nextGeneration: () => number,
@@ -110,8 +111,8 @@ export class SqliteBulk {
     });
     const finish = db.transaction((entity: Entity) => {
       const s = this.entities[entity];
-      s.clearIdents.run();
-      s.buildIdents.run();
+      s.clearIdentifiers.run();
+      s.buildIdentifiers.run();
       marks.remove.run(entity);
       search.finishBulk(entity);
       return nextGeneration();

@@ -1,7 +1,7 @@
 // Import rate through COPY (issue 5: at least 30,000 people/s). A measurement, so opt-in: ENRICH_PG_IMPORT_RATE=1.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/store.js';
-import type { RecordToStore } from '../../../src/store/store.js';
+import type { RecordToStore } from '../../../src/store/records.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/pg-database.js';
 
 const PEOPLE = 50_000;

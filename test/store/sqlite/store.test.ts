@@ -11,16 +11,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { issueKey } from '../../../src/auth/keys.js';
 import { hashToken, mintToken } from '../../../src/auth/tokens.js';
 import { prepareLine } from '../../../src/ingest/prepare.js';
-import {
-  KIND_CODES,
-  MIGRATIONS,
-  registerMigrationFunctions,
-  SCHEMA_VERSION,
-} from '../../../src/store/sqlite/schema.js';
+import type { RecordToStore } from '../../../src/store/records.js';
+import { IDENTIFIER_KIND_CODES } from '../../../src/store/sql/tables.js';
+import { MIGRATIONS, registerMigrationFunctions, SCHEMA_VERSION } from '../../../src/store/sqlite/schema.js';
 import { SEARCH_MIGRATION } from '../../../src/store/sqlite/search-schema.js';
 import { registerSearchFunctions } from '../../../src/store/sqlite/search-writes.js';
 import { openSqliteStore } from '../../../src/store/sqlite/store.js';
-import type { RecordToStore } from '../../../src/store/store.js';
 import { describeStoreContract } from '../contract.js';
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -231,7 +227,9 @@ describe('sqlite store', () => {
     await store.close();
     const after = new Database(path, { readonly: true });
     const idents = after.prepare('SELECT idents FROM people').pluck().get();
-    expect(idents).toBe(JSON.stringify(jane.identifiers.map(({ kind, value }) => [KIND_CODES[kind], value])));
+    expect(idents).toBe(
+      JSON.stringify(jane.identifiers.map(({ kind, value }) => [IDENTIFIER_KIND_CODES[kind], value])),
+    );
     expect(after.prepare('SELECT count(*) FROM people_ident').pluck().get()).toBe(jane.identifiers.length);
     after.close();
   });
@@ -274,7 +272,9 @@ describe('sqlite store', () => {
     await store.close();
     const after = new Database(path, { readonly: true });
     const idents = after.prepare('SELECT idents FROM people').pluck().get();
-    expect(idents).toBe(JSON.stringify(jane.identifiers.map(({ kind, value }) => [KIND_CODES[kind], value])));
+    expect(idents).toBe(
+      JSON.stringify(jane.identifiers.map(({ kind, value }) => [IDENTIFIER_KIND_CODES[kind], value])),
+    );
     expect(after.prepare('SELECT count(*) FROM people_ident').pluck().get()).toBe(jane.identifiers.length);
     after.close();
   });

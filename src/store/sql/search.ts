@@ -1,8 +1,11 @@
 // The SQL of a search, written once for both stores: their dialects differ only in the text index each
 // consults (SQLite FTS5, PostgreSQL pg_trgm) and in spelling; the predicates that decide a match and the
 // rank are the same expressions over the same folded columns, so both answer alike.
-import type { CompanyFilters, PageStart, PeopleFilters, SearchQuery } from '../search/query.js';
-import { TOTAL_CAP } from '../search/query.js';
+import type { Entity } from '../../vocabulary/entities.js';
+import type { CompanyFilters, PageStart, PeopleFilters, SearchQuery } from '../search.js';
+import { TOTAL_CAP } from '../search.js';
+import { TEXT_FIELDS } from './search-columns.js';
+import { ENTITY_TABLES } from './tables.js';
 
 /**
  * How a page is read. `filtered`: the matches are found by the indexes their filters name, then
@@ -64,6 +67,14 @@ export interface SearchTables {
   /** A column (or expression over `s`) holding every text field's words one after another. */
   allText: string;
 }
+
+/** An entity's tables as a search reads them; `allText` as the backend holds a row's text (TEXT_FIELDS). */
+export const searchTables = (entity: Entity, allText: string): SearchTables => ({
+  records: ENTITY_TABLES[entity].records,
+  search: ENTITY_TABLES[entity].search,
+  textFields: TEXT_FIELDS[entity],
+  allText,
+});
 
 export interface Rendered {
   text: string;

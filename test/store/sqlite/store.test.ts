@@ -1,4 +1,5 @@
-// The SQLite backend: the shared contract on a temp file, plus what only a file-backed store does.
+// What only the SQLite store does (each role's contract runs on it from test/store/<role>.test.ts): a file,
+// migrations from every earlier version, read-only connections, several processes at once, the key cache.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -17,7 +18,6 @@ import { MIGRATIONS, registerMigrationFunctions, SCHEMA_VERSION } from '../../..
 import { SEARCH_MIGRATION } from '../../../src/store/sqlite/search-schema.js';
 import { registerSearchFunctions } from '../../../src/store/sqlite/search-writes.js';
 import { openSqliteStore } from '../../../src/store/sqlite/store.js';
-import { describeStoreContract } from '../contract.js';
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 const WRITER_CHILD = fileURLToPath(new URL('./writer-child.ts', import.meta.url));
@@ -30,16 +30,6 @@ const tempPath = (...parts: string[]) => {
 const removeTempDirs = async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 };
-
-describeStoreContract('sqlite', async () => openSqliteStore(tempPath('enrich.db')), removeTempDirs);
-describeStoreContract('sqlite in memory, lookups by SQL (no serving index)', async () =>
-  openSqliteStore(':memory:'),
-);
-describeStoreContract(
-  'sqlite as a server opens it (a snapshot per turn)',
-  async () => openSqliteStore(tempPath('enrich.db'), { turnSnapshots: true }),
-  removeTempDirs,
-);
 
 describe('sqlite store', () => {
   afterEach(removeTempDirs);

@@ -191,7 +191,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX suppressions_grp ON suppressions (grp);`,
   `${identifiersById('people', 'people_ident')}
    ${identifiersById('companies', 'companies_ident')}`,
-  // 4: the record index of the audit log led by a bucket of consecutive entries (sqlite-audit.ts), so
+  // 4: the record index of the audit log led by a bucket of consecutive entries (audit.ts), so
   // that new rows land in a few pages at its end rather than at random across the whole index.
   `CREATE TABLE audit_match_by_bucket (
      bucket INTEGER NOT NULL,

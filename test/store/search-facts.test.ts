@@ -1,4 +1,5 @@
-// What search derives from a record: country, region, enumeration ids, folded words; previews of contact.
+// What the search tables derive from a record (src/store/search-facts.ts): country, region, enumeration ids,
+// folded words; and previews of contact, from the same any-JSON.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generatePeople } from '../../src/generate/index.js';

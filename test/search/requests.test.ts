@@ -5,7 +5,8 @@ import { parseCompatibleSearch } from '../../src/search/compatible.js';
 import { decodeCursor, encodeCursor } from '../../src/search/cursor.js';
 import { parseCompanySearch, parsePeopleSearch } from '../../src/search/v1.js';
 import type { PeopleFilters } from '../../src/store/search.js';
-import { choosePlan, planHints, preparePeopleSearch, type SearchTables } from '../../src/store/sql/search.js';
+import { planHints, preparePeopleSearch, type SearchTables } from '../../src/store/sql/search.js';
+import { choosePlan } from '../../src/store/sql/search-plan.js';
 
 const TABLES: SearchTables = {
   records: 'people',

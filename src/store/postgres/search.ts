@@ -9,7 +9,6 @@ import {
   totalOf,
 } from '../search.js';
 import {
-  choosePlan,
   type Dialect,
   type PreparedSearch,
   planHints,
@@ -20,6 +19,7 @@ import {
   searchTables,
   type TextCondition,
 } from '../sql/search.js';
+import { choosePlan } from '../sql/search-plan.js';
 import { query } from './pool.js';
 
 /** Columns with a trigram index: a word condition on them can be a LIKE the index answers. */

@@ -9,7 +9,6 @@ import {
   totalOf,
 } from '../search.js';
 import {
-  choosePlan,
   type Dialect,
   type PreparedSearch,
   planHints,
@@ -21,6 +20,7 @@ import {
   type TextCondition,
 } from '../sql/search.js';
 import { TEXT_FIELDS } from '../sql/search-columns.js';
+import { choosePlan } from '../sql/search-plan.js';
 import { ENTITY_TABLES } from '../sql/tables.js';
 import { type FtsTable, ftsTables, POSITIONS } from './search-schema.js';
 import type { TurnSnapshot } from './snapshot.js';

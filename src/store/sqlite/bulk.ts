@@ -88,31 +88,31 @@ export class SqliteBulk {
       return true;
     });
     const write = db.transaction((entity: Entity, rows: BulkRow[]) => {
-      const s = this.entities[entity];
+      const statements = this.entities[entity];
       const values = (from: number, to: number) =>
         rows.slice(from, to).flatMap(({ id, etag, body, idents }) => [id, etag, body, idents]);
       // A new row takes the rowid after the largest (the table has no AUTOINCREMENT), and only this
       // transaction writes: the rowids it added are the records it inserted; the rest replaced one.
-      const before = s.lastRid.get()!;
+      const before = statements.lastRid.get()!;
       const rids = new Map<string, number>();
       const placed = ([rid, id]: [number, string]) => rids.set(id, rid);
       let i = 0;
-      for (; i + ROWS <= rows.length; i += ROWS) s.many.all(values(i, i + ROWS)).forEach(placed);
-      for (; i < rows.length; i++) s.one.all(values(i, i + 1)).forEach(placed);
+      for (; i + ROWS <= rows.length; i += ROWS) statements.many.all(values(i, i + ROWS)).forEach(placed);
+      for (; i < rows.length; i++) statements.one.all(values(i, i + 1)).forEach(placed);
       // The last row of an id repeated in the batch is the one stored; the search index waits for finish.
       const last = new Map(rows.map((row) => [row.id, row]));
       for (const [id, rid] of rids) {
         const row = last.get(id)!;
         search.put(entity, rid, id, row.facts, row.body, false);
       }
-      const inserted = s.lastRid.get()! - before;
+      const inserted = statements.lastRid.get()! - before;
       nextGeneration();
       return { inserted, updated: rows.length - inserted };
     });
     const finish = db.transaction((entity: Entity) => {
-      const s = this.entities[entity];
-      s.clearIdentifiers.run();
-      s.buildIdentifiers.run();
+      const statements = this.entities[entity];
+      statements.clearIdentifiers.run();
+      statements.buildIdentifiers.run();
       marks.remove.run(entity);
       search.finishBulk(entity);
       return nextGeneration();

@@ -56,8 +56,9 @@ type EntityStatements = ReturnType<typeof prepareEntity>;
 /** An identifier as the record's `idents` column lists it: [kind code, normalised value]. */
 type IdentifierPair = [number, string];
 
-function removeIdentifiers(s: EntityStatements, id: string, idents: string): void {
-  for (const [kind, value] of JSON.parse(idents) as IdentifierPair[]) s.deleteIdentifier.run(kind, value, id);
+function removeIdentifiers(statements: EntityStatements, id: string, idents: string): void {
+  for (const [kind, value] of JSON.parse(idents) as IdentifierPair[])
+    statements.deleteIdentifier.run(kind, value, id);
 }
 
 /** What a write transaction did: its result, the records it changed, and the store's new generation. */
@@ -85,38 +86,38 @@ export class SqliteRecordWrites implements IndexSource {
     const state = prepareServingState(db);
     this.state = state;
     const upsert = (entity: Entity, records: RecordToStore[]) => {
-      const s = this.entities[entity];
+      const statements = this.entities[entity];
       const changes: RecordChange[] = [];
       // The read that finds a record's identifiers tells whether its id is new: counting costs nothing.
       const counts: UpsertCounts = { inserted: 0, updated: 0 };
       for (const { id, etag, body, identifiers, facts } of records) {
         const pairs = identifiers.map(({ kind, value }): IdentifierPair => [kindCode(kind), value]);
         const idents = JSON.stringify(pairs);
-        const current = s.current.get(id);
+        const current = statements.current.get(id);
         if (current === undefined) {
           counts.inserted++;
-          const rid = Number(s.insert.run(id, etag, body, idents).lastInsertRowid);
+          const rid = Number(statements.insert.run(id, etag, body, idents).lastInsertRowid);
           search.put(entity, rid, id, facts, body);
           changes.push({ id, row: { id, etag, body, idents } });
         } else {
           counts.updated++;
-          if (s.update.run({ rid: current[0], etag, body, idents }).changes === 0) continue;
+          if (statements.update.run({ rid: current[0], etag, body, idents }).changes === 0) continue;
           search.put(entity, current[0], id, facts, body);
           changes.push({ id, row: { id, etag, body, idents } });
           if (current[1] === idents) continue;
-          removeIdentifiers(s, id, current[1]);
+          removeIdentifiers(statements, id, current[1]);
         }
-        for (const [kind, value] of pairs) s.insertIdentifier.run(kind, value, id);
+        for (const [kind, value] of pairs) statements.insertIdentifier.run(kind, value, id);
       }
       return { changes, counts };
     };
     const remove = (entity: Entity, ids: string[]): RecordChange[] => {
-      const s = this.entities[entity];
+      const statements = this.entities[entity];
       const changes: RecordChange[] = [];
       for (const id of ids) {
-        const removed = s.deleteRecord.get(id);
+        const removed = statements.deleteRecord.get(id);
         if (removed === undefined) continue;
-        removeIdentifiers(s, id, removed[1]);
+        removeIdentifiers(statements, id, removed[1]);
         search.remove(entity, removed[0]);
         changes.push({ id });
       }

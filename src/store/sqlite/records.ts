@@ -99,9 +99,9 @@ export class SqliteRecords implements RecordStore {
     } else {
       this.snapshot.enter();
     }
-    const s = this.entities[entity];
-    if (kind !== 'id') return s.serveByIdentifier.all(kindCode(kind), value, limit).map(toServed);
-    const row = limit > 0 ? s.serveById.get(value) : undefined;
+    const statements = this.entities[entity];
+    if (kind !== 'id') return statements.serveByIdentifier.all(kindCode(kind), value, limit).map(toServed);
+    const row = limit > 0 ? statements.serveById.get(value) : undefined;
     return row ? [toServed(row)] : [];
   }
 

@@ -20,7 +20,12 @@ export interface Store
   close(): Promise<void>;
 }
 
-/** A backend's implementation of each role (src/store/sqlite/…, src/store/postgres/…, file by role). */
+/**
+ * A backend's implementation of each role (src/store/sqlite/<role>.ts, src/store/postgres/<role>.ts). A new
+ * role is one more interface here, in ROLE_METHODS and on each backend. The change log, for one, is written
+ * in the transaction of the record writes it logs: on SQLite where SqliteRecordWrites closes each (`written`,
+ * and a bulk load's batches), on PostgreSQL in PostgresRecords.transaction.
+ */
 export interface StoreRoles {
   records: RecordStore;
   search: SearchStore;

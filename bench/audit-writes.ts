@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { AuditEntry } from '../src/store/accounting.js';
 import { openStore } from '../src/store/open.js';
-import type { AuditEntry } from '../src/store/store.js';
 
 const [entriesArg = '3000000', databaseUrl] = process.argv.slice(2);
 if (!/^[1-9]\d*$/.test(entriesArg) || (databaseUrl !== undefined && !databaseUrl.startsWith('postgres'))) {

@@ -1,6 +1,7 @@
 // The people searches under load (issue 13): by companyId, by seniority + department + selectedCountry, and
 // by position words; each at its maximum rate, then at 80% of it for the p99 a deployment sees.
-import { DEPARTMENTS, SENIORITIES } from '../src/generate/values.js';
+import { DEPARTMENTS } from '../src/vocabulary/departments.js';
+import { SENIORITIES } from '../src/vocabulary/seniorities.js';
 import { sampleLines, seededRandom } from './dataset.js';
 import { cores, int, ms, table } from './format.js';
 import type { Measured } from './loadgen.js';

@@ -107,7 +107,8 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
   const gatherer = new MetricsGatherer(createMetrics({ worker: 'primary' }).registry);
   const started = new Map<number, number>();
   let crashes = 0;
-  let serving = false;
+  /** True from when every worker listens until the stop begins: only then is a dead worker replaced. */
+  let replacingDead = false;
   let stopped: Promise<Flushed> | undefined;
   /** What the workers that stopped gracefully reported flushing. */
   const flushed: Flushed = { lookupsFolded: 0 };
@@ -134,7 +135,7 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
    */
   const stop = (signal: NodeJS.Signals) => {
     stopped ??= (async () => {
-      serving = false;
+      replacingDead = false;
       const live = liveWorkers();
       const exited = live.map((worker) => once(worker, 'exit'));
       for (const worker of live) worker.process.kill(signal);
@@ -174,25 +175,25 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
 
   cluster.on('exit', (worker, code, signal) => {
     owner?.release(worker.id);
-    if (!serving) return;
+    if (!replacingDead) return;
     const lived = Date.now() - (started.get(worker.id) ?? 0);
     started.delete(worker.id);
     crashes = lived < HEALTHY_AFTER_MS ? crashes + 1 : 0;
     const delay = crashes === 0 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 250 * 2 ** crashes);
     log('error', 'worker died; starting another', { worker: worker.id, code, signal, restartInMs: delay });
     setTimeout(() => {
-      if (serving) fork();
+      if (replacingDead) fork();
     }, delay).unref();
   });
 
   // Every worker reads the certificate again on SIGHUP: the primary passes the signal on, to the workers
   // serving (one still starting has no handler yet, and would die of it; it reads the files as it starts).
   if (config.tlsCert) {
-    const serving = new Set<number>();
-    cluster.on('listening', (worker) => serving.add(worker.id));
-    cluster.on('exit', (worker) => serving.delete(worker.id));
+    const listeningWorkers = new Set<number>();
+    cluster.on('listening', (worker) => listeningWorkers.add(worker.id));
+    cluster.on('exit', (worker) => listeningWorkers.delete(worker.id));
     process.on('SIGHUP', () => {
-      for (const worker of liveWorkers()) if (serving.has(worker.id)) worker.process.kill('SIGHUP');
+      for (const worker of liveWorkers()) if (listeningWorkers.has(worker.id)) worker.process.kill('SIGHUP');
     });
   }
   const listening = allListening(config.workers, config.tlsCert ? 'https' : 'http');
@@ -200,7 +201,7 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
   try {
     const url = await listening;
     // A signal while the workers started has begun the stop: nothing may restart them now.
-    serving = stopped === undefined;
+    replacingDead = stopped === undefined;
     return { url };
   } catch (error) {
     await stop('SIGKILL');

@@ -1,5 +1,5 @@
 // What the lookup path asks of accounting: record a keyed lookup, and send its reply once that record is kept.
-import type { Operation } from '../store/store.js';
+import type { Operation } from '../vocabulary/operations.js';
 
 /** One keyed lookup as audited and metered: parameter names (never values), record ids disclosed, status. */
 export interface LookupRecord {

@@ -1,7 +1,7 @@
 // Folds accounting journal segments into the store: the audit log, usage and quota counts they add.
 import { open, unlink } from 'node:fs/promises';
+import type { AccountingStore } from '../store/accounting.js';
 import { isAlive, thisWriter } from '../store/serving/writers.js';
-import type { Store } from '../store/store.js';
 import { listSegments, type Segment } from './journal.js';
 import { foldLines } from './journal-format.js';
 
@@ -38,7 +38,7 @@ export class JournalFolder {
   private prunedAt = 0;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: AccountingStore,
     private readonly dir: string,
     private readonly options: FolderOptions = {},
   ) {}

@@ -2,8 +2,8 @@
 // one event-loop turn are written in one system call, before that turn's replies. Folding into the store
 // happens elsewhere (a worker thread, or a timer for an in-memory store).
 import type { Worker } from 'node:worker_threads';
+import type { AccountingStore } from '../store/accounting.js';
 import type { StoreLocation } from '../store/open.js';
-import type { Store } from '../store/store.js';
 import { startWorker } from '../worker.js';
 import type { Accounting, LookupRecord } from './accounting.js';
 import type { FoldReply, FoldRequest, FoldWorkerInput } from './fold-worker.js';
@@ -20,7 +20,12 @@ export interface Folds {
 }
 
 /** Folding on this thread, every `everyMs` (an in-memory store, which another thread cannot open). */
-export function foldHere(store: Store, dir: string, everyMs: number, retentionDays?: number): Folds {
+export function foldHere(
+  store: AccountingStore,
+  dir: string,
+  everyMs: number,
+  retentionDays?: number,
+): Folds {
   const folder = new JournalFolder(store, dir, { retentionDays });
   const timer = setInterval(() => void folder.fold().catch(() => {}), everyMs);
   timer.unref();

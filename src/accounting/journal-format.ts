@@ -1,11 +1,6 @@
 // One journal line per keyed lookup, and what a run of lines adds to the audit log, usage and quotas.
-import {
-  type AccountingBatch,
-  type AuditRow,
-  type Operation,
-  QUOTA_OPERATIONS,
-  type UsageRow,
-} from '../store/store.js';
+import type { AccountingBatch, AuditRow, UsageRow } from '../store/accounting.js';
+import { type Operation, QUOTA_OPERATIONS } from '../vocabulary/operations.js';
 import type { LookupRecord } from './accounting.js';
 import { usageOutcome } from './outcome.js';
 import { mergeUsage } from './usage-report.js';

@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AccountingStore } from '../store/accounting.js';
 import type { StoreLocation } from '../store/open.js';
-import type { Store } from '../store/store.js';
 import { JournalWriter } from './journal.js';
 import { foldHere, foldInWorker, JournalAccounting } from './journal-accounting.js';
 
@@ -24,7 +24,7 @@ export interface AccountingOptions {
  * Opens the journal and its folding.
  * @example const accounting = openAccounting(store, { dir: 'data/enrich.db-accounting', onError })
  */
-export function openAccounting(store: Store, options: AccountingOptions): JournalAccounting {
+export function openAccounting(store: AccountingStore, options: AccountingOptions): JournalAccounting {
   const temporary = options.dir === undefined ? mkdtempSync(join(tmpdir(), 'enrich-journal-')) : undefined;
   const dir = options.dir ?? temporary!;
   const folds = options.location

@@ -1,6 +1,6 @@
 // How a keyed lookup's or search's status is metered.
 import type { LookupOutcome } from '../metrics.js';
-import { type Operation, QUOTA_OPERATIONS } from '../store/store.js';
+import { type Operation, QUOTA_OPERATIONS } from '../vocabulary/operations.js';
 
 /** A lookup's outcome as metered; `failed` (a 5xx) counts as a request and nothing else. */
 export type UsageOutcome = LookupOutcome | 'failed';

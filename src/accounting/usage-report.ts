@@ -1,5 +1,5 @@
 // Usage rows summed and merged: shared by GET /v1/usage, `enrich usage` and `enrich keys show`.
-import type { UsageCounts, UsageRow } from '../store/store.js';
+import type { UsageCounts, UsageRow } from '../store/accounting.js';
 
 export const COUNTERS = ['requests', 'matched', 'not_found', 'ambiguous', 'rejected'] as const;
 

@@ -1,13 +1,8 @@
 // Bearer authentication (contract §4): header → well-formed token → key by hash → live key → scope.
 import { ProblemError } from '../errors.js';
-import {
-  type ApiKey,
-  isPromise,
-  type MaybePromise,
-  type Scope,
-  type Store,
-  type StoredKey,
-} from '../store/store.js';
+import type { ApiKey, KeyStore, StoredKey } from '../store/keys.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
+import type { Scope } from '../vocabulary/operations.js';
 import { hashToken, isWellFormedToken } from './tokens.js';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="enrich"' };
@@ -58,7 +53,7 @@ function bearerToken(header: string | undefined): string {
  * rejection). Never reads the store for a malformed token; answered at once, without a promise, when
  * the store knows its keys in memory (SQLite: a known token costs two map lookups).
  */
-export function identifyKey(store: Store, header: string | undefined): MaybePromise<KeyMatch> {
+export function identifyKey(store: KeyStore, header: string | undefined): MaybePromise<KeyMatch> {
   const token = bearerToken(header);
   const hash = hashes.get(token);
   if (hash === undefined) return identifyNewToken(store, token);
@@ -67,7 +62,7 @@ export function identifyKey(store: Store, header: string | undefined): MaybeProm
 }
 
 /** identifyKey for a token not in the memo: its checksum and SHA-256, then the key, vouching for it if live. */
-function identifyNewToken(store: Store, token: string): MaybePromise<KeyMatch> {
+function identifyNewToken(store: KeyStore, token: string): MaybePromise<KeyMatch> {
   if (!isWellFormedToken(token)) throw unauthorized('The bearer token is malformed.');
   const hash = hashToken(token);
   if (hashes.size >= HASHES_HELD) hashes.clear();
@@ -112,7 +107,7 @@ export function requireLive({ key, token }: KeyMatch, now = Date.now()): void {
 
 /** The live key a request's Authorization header names, or a 401. */
 export async function authenticate(
-  store: Store,
+  store: KeyStore,
   header: string | undefined,
   now = Date.now(),
 ): Promise<StoredKey> {

@@ -1,5 +1,7 @@
 // Issuing API keys: mint a token, store only its hash, hand the token back once.
-import { ALL_SCOPES, type ApiKey, type Scope, type Store, type StoredKey } from '../store/store.js';
+
+import type { ApiKey, KeyStore, StoredKey } from '../store/keys.js';
+import { ALL_SCOPES, type Scope } from '../vocabulary/operations.js';
 import { hashToken, mintKeyId, mintToken } from './tokens.js';
 
 export interface KeyRequest {
@@ -14,7 +16,7 @@ export const DEFAULT_RATE = 50;
 
 /** Creates a key; the returned token is not stored anywhere and cannot be shown again. */
 export async function issueKey(
-  store: Store,
+  store: KeyStore,
   request: KeyRequest,
   now = new Date(),
 ): Promise<{ key: ApiKey; token: string }> {
@@ -40,7 +42,7 @@ export async function issueKey(
  * @example const { token } = (await rotateKey(store, 'key_7GdK2mQx9a', 24 * 3600_000))!;
  */
 export async function rotateKey(
-  store: Store,
+  store: KeyStore,
   id: string,
   graceMs: number,
   now = new Date(),

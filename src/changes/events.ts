@@ -1,7 +1,7 @@
 // The change events of contract §8: their types and data, as the feed lists them and webhooks deliver them.
+import type { Entity } from '../vocabulary/entities.js';
 
-/** The two kinds of record, named as the store names them. */
-export type Entity = 'people' | 'companies';
+export type { Entity };
 
 /** Why a record left the store: a snapshot refresh, `enrich delete`, or a suppression. */
 export type RemovalReason = 'snapshot' | 'deleted' | 'suppressed';

@@ -1,4 +1,6 @@
 // Change events: their types (contract §8) and the pure classifier every store write runs.
+
+export { SENIORITY_ORDER } from '../vocabulary/seniorities.js';
 export {
   type Body,
   type Classification,
@@ -7,4 +9,4 @@ export {
   type RecordWrite,
 } from './classify.js';
 export * from './events.js';
-export { isPromotion, SENIORITY_ORDER, seniorityRank } from './seniority.js';
+export { isPromotion, seniorityRank } from './seniority.js';

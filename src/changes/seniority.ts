@@ -1,15 +1,7 @@
-// The seniority order a promotion climbs (contract §8), read from the vocabulary's list of seniorities.
-import { SENIORITIES } from '../generate/values.js';
+// Whether a title change is a promotion: a move up the vocabulary's seniority order (contract §8).
+import { SENIORITY_ORDER } from '../vocabulary/seniorities.js';
 
-/**
- * Lowest first: Other < Manager < … < Board Member / Company Director. The vocabulary lists seniorities
- * highest first and ends with "No Data Available", which is no rung: a person without data is not ranked.
- */
-export const SENIORITY_ORDER: readonly string[] = SENIORITIES.filter(
-  (s) => s !== 'No Data Available',
-).reverse();
-
-const RANKS = new Map(SENIORITY_ORDER.map((seniority, rank) => [seniority, rank]));
+const RANKS = new Map<string, number>(SENIORITY_ORDER.map((seniority, rank) => [seniority, rank]));
 
 /** A seniority's rung (0 = Other), or undefined for "No Data Available", null or an unknown value. */
 export function seniorityRank(seniority: unknown): number | undefined {

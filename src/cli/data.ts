@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { basename } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
-import type { Entity } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { collect, parseEntity, UsageError, withOpenStore, withStore } from './options.js';
 import { progressBar } from './progress.js';
 

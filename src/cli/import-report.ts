@@ -2,7 +2,7 @@
 // and a hint when nearly every line of a file was rejected (a people file imported as companies).
 import { access, constants, stat } from 'node:fs/promises';
 import { ImportInterruptedError, likelyEntity, type Rejection } from '../ingest/index.js';
-import type { Entity } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { UsageError } from './options.js';
 
 /** Rejected lines printed per file; past them, one line says how many more there were. */

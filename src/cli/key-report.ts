@@ -2,7 +2,9 @@
 
 import { COUNTERS, monthStart, sumUsage } from '../accounting/usage-report.js';
 import { publicKey } from '../auth/keys.js';
-import { OPERATIONS, type Store, type StoredKey } from '../store/store.js';
+import type { StoredKey } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+import { OPERATIONS } from '../vocabulary/operations.js';
 import { formatTable } from './table.js';
 
 /** A key's state at `now`: active, revoked or expired. */

@@ -1,7 +1,8 @@
 // enrich keys create | list | show | update | rotate | revoke (contract §7, and the key lifecycle of issue 4).
 import { type Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_RATE, issueKey, parseDuration, parseScopes, publicKey, rotateKey } from '../auth/keys.js';
-import type { KeyChanges, Scope } from '../store/store.js';
+import type { KeyChanges } from '../store/keys.js';
+import type { Scope } from '../vocabulary/operations.js';
 import { describeKey } from './key-report.js';
 import { UsageError, wholeNumber, withOpenStore, withReportStore, withStore } from './options.js';
 import { formatTable } from './table.js';

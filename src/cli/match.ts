@@ -6,7 +6,7 @@ import { ProblemError } from '../errors.js';
 import type { Resolver } from '../ingest/match/list.js';
 import type { ColumnUse } from '../ingest/match/mapping.js';
 import type { MatchCounts } from '../ingest/match/match.js';
-import type { Entity } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { collect, parseEntity, storeLocation, UsageError, withOpenStore, withStore } from './options.js';
 import { rowProgress } from './progress.js';
 

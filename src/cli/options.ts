@@ -2,7 +2,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { ConfigError, defaultJournalDir, loadConnections } from '../config.js';
 import { describeStore, openStore, type StoreLocation } from '../store/open.js';
-import type { Entity, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
 
 export const DEFAULT_DB = './data/enrich.db';
 

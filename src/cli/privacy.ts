@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { ProblemError } from '../errors.js';
 import type { LookupKey } from '../identifiers/params.js';
-import type { Entity } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { parseEntity, withOpenStore, withStore } from './options.js';
 
 /** Each flag and the lookup parameter it stands for; `suppressionKey` checks it fits the entity. */

@@ -1,10 +1,12 @@
 // Roles, start dates and schooling: the career half of a person record.
 import type { Person } from '../schemas/person.js';
+import { DEPARTMENTS, type Department } from '../vocabulary/departments.js';
+import type { Seniority } from '../vocabulary/seniorities.js';
 import type { Industry } from './industries.js';
 import type { Region } from './places.js';
 import { type Rng, weights } from './random.js';
 import { BOARD_TITLES, DEPARTMENT_PROFILES, OWNER_TITLES } from './roles.js';
-import { AS_OF, DEPARTMENTS, type Department, MONTHS, type Seniority } from './values.js';
+import { AS_OF, MONTHS } from './values.js';
 
 const DEPARTMENT_WEIGHTS = weights(
   DEPARTMENTS.map((d) => [d, d === 'No Data Available' ? 2 : d === 'Other' ? 4 : 6] as const),

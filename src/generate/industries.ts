@@ -1,5 +1,5 @@
 // Industries with their classification codes and the words companies in them use in names and keywords.
-import type { Department } from './values.js';
+import type { Department } from '../vocabulary/departments.js';
 
 export interface Industry {
   /** LinkedIn-style labels; the first is the primary one. */

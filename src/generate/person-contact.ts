@@ -1,5 +1,6 @@
 // A person's e-mail addresses and social accounts.
 import type { Person } from '../schemas/person.js';
+import type { Department } from '../vocabulary/departments.js';
 import type { CompanyFacts } from './company.js';
 import type { Region } from './places.js';
 import { type Rng, weights } from './random.js';
@@ -10,12 +11,7 @@ import {
   type Staffing,
   workLocalPart,
 } from './staffing.js';
-import {
-  DELIVERABILITY,
-  type Department,
-  NZ_PERSONAL_EMAIL_DOMAINS,
-  PERSONAL_EMAIL_DOMAINS,
-} from './values.js';
+import { DELIVERABILITY, NZ_PERSONAL_EMAIL_DOMAINS, PERSONAL_EMAIL_DOMAINS } from './values.js';
 
 type Emails = NonNullable<Person['emails']>;
 type SocialAccount = NonNullable<NonNullable<Person['social_media']>['github']>;

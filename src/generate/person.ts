@@ -1,5 +1,6 @@
 // The person record of spec §2.1: one employee of a generated company, random-access by index.
 import type { Person } from '../schemas/person.js';
+import type { Seniority } from '../vocabulary/seniorities.js';
 import { education, type Joined, pickDepartment, pickJoined, positionFor, timeInRole } from './career.js';
 import { type CompanyFacts, companyFacts } from './company.js';
 import { personId, personSlug } from './handles.js';
@@ -12,7 +13,7 @@ import { poolsFor } from './pools.js';
 import { type Rng, recordRng, STREAM, weights } from './random.js';
 import { DEPARTMENT_PROFILES } from './roles.js';
 import { type PersonName, personName, placementOf, type Staffing, staffing } from './staffing.js';
-import { SENIORITY_WEIGHTS, type Seniority } from './values.js';
+import { SENIORITY_WEIGHTS } from './values.js';
 
 type SecondaryPosition = NonNullable<Person['secondary_position']>[number];
 

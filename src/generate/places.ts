@@ -1,10 +1,9 @@
-// Australian states and New Zealand regions: cities, phone area codes, universities.
+// Australian states and New Zealand regions as the generator fills them in: cities, phone area codes,
+// universities. Their names and codes are the vocabulary's (src/vocabulary/places.ts).
+import { COUNTRY_NAMES, type Country, type CountryName, REGIONS } from '../vocabulary/places.js';
 
-export interface Region {
-  /** The abbreviation the company record's `states` holds. */
-  code: string;
-  name: string;
-  country: 'Australia' | 'New Zealand';
+/** What the generator knows of a region beyond its name. */
+interface RegionDetails {
   weight: number;
   cities: readonly string[];
   /** Trunk area code without the leading 0, e.g. `2` for (02). */
@@ -16,11 +15,17 @@ export interface Region {
   colleges: readonly string[];
 }
 
-export const AU_REGIONS: readonly Region[] = [
-  {
-    code: 'NSW',
-    name: 'New South Wales',
-    country: 'Australia',
+export interface Region extends RegionDetails {
+  /** The abbreviation the company record's `states` holds. */
+  code: string;
+  name: string;
+  country: CountryName;
+}
+
+const NZ_UNIVERSITIES = ['Massey University', 'Lincoln University'];
+
+const DETAILS: Readonly<Record<string, RegionDetails>> = {
+  NSW: {
     weight: 32,
     cities: ['Sydney', 'Parramatta', 'Newcastle', 'Wollongong', 'Chatswood', 'North Sydney', 'Penrith'],
     area: '2',
@@ -36,10 +41,7 @@ export const AU_REGIONS: readonly Region[] = [
     ],
     colleges: ['TAFE NSW'],
   },
-  {
-    code: 'VIC',
-    name: 'Victoria',
-    country: 'Australia',
+  VIC: {
     weight: 26,
     cities: ['Melbourne', 'Geelong', 'Ballarat', 'Bendigo', 'Richmond', 'Box Hill', 'Dandenong'],
     area: '3',
@@ -54,10 +56,7 @@ export const AU_REGIONS: readonly Region[] = [
     ],
     colleges: ['Box Hill Institute', 'Holmesglen Institute'],
   },
-  {
-    code: 'QLD',
-    name: 'Queensland',
-    country: 'Australia',
+  QLD: {
     weight: 20,
     cities: ['Brisbane', 'Gold Coast', 'Sunshine Coast', 'Townsville', 'Cairns', 'Toowoomba'],
     area: '7',
@@ -71,10 +70,7 @@ export const AU_REGIONS: readonly Region[] = [
     ],
     colleges: ['TAFE Queensland'],
   },
-  {
-    code: 'WA',
-    name: 'Western Australia',
-    country: 'Australia',
+  WA: {
     weight: 11,
     cities: ['Perth', 'Fremantle', 'Joondalup', 'Bunbury', 'Mandurah'],
     area: '8',
@@ -82,10 +78,7 @@ export const AU_REGIONS: readonly Region[] = [
     universities: ['University of Western Australia', 'Curtin University', 'Edith Cowan University'],
     colleges: ['North Metropolitan TAFE', 'South Metropolitan TAFE'],
   },
-  {
-    code: 'SA',
-    name: 'South Australia',
-    country: 'Australia',
+  SA: {
     weight: 7,
     cities: ['Adelaide', 'Mount Gambier', 'Port Adelaide', 'Glenelg'],
     area: '8',
@@ -93,10 +86,7 @@ export const AU_REGIONS: readonly Region[] = [
     universities: ['University of Adelaide', 'Flinders University', 'University of South Australia'],
     colleges: ['TAFE SA'],
   },
-  {
-    code: 'TAS',
-    name: 'Tasmania',
-    country: 'Australia',
+  TAS: {
     weight: 2,
     cities: ['Hobart', 'Launceston', 'Devonport'],
     area: '3',
@@ -104,10 +94,7 @@ export const AU_REGIONS: readonly Region[] = [
     universities: ['University of Tasmania'],
     colleges: ['TasTAFE'],
   },
-  {
-    code: 'ACT',
-    name: 'Australian Capital Territory',
-    country: 'Australia',
+  ACT: {
     weight: 2,
     cities: ['Canberra', 'Belconnen', 'Tuggeranong'],
     area: '2',
@@ -115,10 +102,7 @@ export const AU_REGIONS: readonly Region[] = [
     universities: ['Australian National University', 'University of Canberra'],
     colleges: ['Canberra Institute of Technology'],
   },
-  {
-    code: 'NT',
-    name: 'Northern Territory',
-    country: 'Australia',
+  NT: {
     weight: 1,
     cities: ['Darwin', 'Alice Springs', 'Palmerston'],
     area: '8',
@@ -126,15 +110,7 @@ export const AU_REGIONS: readonly Region[] = [
     universities: ['Charles Darwin University'],
     colleges: ['Charles Darwin University'],
   },
-];
-
-const NZ_UNIVERSITIES = ['Massey University', 'Lincoln University'];
-
-export const NZ_REGIONS: readonly Region[] = [
-  {
-    code: 'AUK',
-    name: 'Auckland',
-    country: 'New Zealand',
+  AUK: {
     weight: 34,
     cities: ['Auckland', 'Manukau', 'North Shore', 'Takapuna'],
     area: '9',
@@ -142,10 +118,7 @@ export const NZ_REGIONS: readonly Region[] = [
     universities: ['University of Auckland', 'Auckland University of Technology', ...NZ_UNIVERSITIES],
     colleges: ['Unitec Institute of Technology', 'Manukau Institute of Technology'],
   },
-  {
-    code: 'WGN',
-    name: 'Wellington',
-    country: 'New Zealand',
+  WGN: {
     weight: 11,
     cities: ['Wellington', 'Lower Hutt', 'Porirua'],
     area: '4',
@@ -153,10 +126,7 @@ export const NZ_REGIONS: readonly Region[] = [
     universities: ['Victoria University of Wellington', ...NZ_UNIVERSITIES],
     colleges: ['WelTec'],
   },
-  {
-    code: 'CAN',
-    name: 'Canterbury',
-    country: 'New Zealand',
+  CAN: {
     weight: 13,
     cities: ['Christchurch', 'Timaru', 'Ashburton'],
     area: '3',
@@ -164,10 +134,7 @@ export const NZ_REGIONS: readonly Region[] = [
     universities: ['University of Canterbury', 'Lincoln University'],
     colleges: ['Ara Institute of Canterbury'],
   },
-  {
-    code: 'WKO',
-    name: 'Waikato',
-    country: 'New Zealand',
+  WKO: {
     weight: 10,
     cities: ['Hamilton', 'Taupō', 'Cambridge'],
     area: '7',
@@ -175,10 +142,7 @@ export const NZ_REGIONS: readonly Region[] = [
     universities: ['University of Waikato', ...NZ_UNIVERSITIES],
     colleges: ['Wintec'],
   },
-  {
-    code: 'OTA',
-    name: 'Otago',
-    country: 'New Zealand',
+  OTA: {
     weight: 5,
     cities: ['Dunedin', 'Queenstown', 'Wānaka'],
     area: '3',
@@ -186,10 +150,7 @@ export const NZ_REGIONS: readonly Region[] = [
     universities: ['University of Otago'],
     colleges: ['Otago Polytechnic'],
   },
-  {
-    code: 'BOP',
-    name: 'Bay of Plenty',
-    country: 'New Zealand',
+  BOP: {
     weight: 7,
     cities: ['Tauranga', 'Rotorua', 'Whakatāne'],
     area: '7',
@@ -197,7 +158,19 @@ export const NZ_REGIONS: readonly Region[] = [
     universities: ['University of Waikato', ...NZ_UNIVERSITIES],
     colleges: ['Toi Ohomai Institute of Technology'],
   },
-];
+};
+
+/** The regions of a country, in the vocabulary's order, with their details. */
+const regionsIn = (country: Country): readonly Region[] =>
+  REGIONS.filter((region) => region.country === country).map((region) => ({
+    code: region.code,
+    name: region.name,
+    country: COUNTRY_NAMES[country],
+    ...DETAILS[region.code]!,
+  }));
+
+export const AU_REGIONS = regionsIn('AU');
+export const NZ_REGIONS = regionsIn('NZ');
 
 /** Share of companies (and so of people's home regions) in New Zealand. */
 export const NZ_SHARE = 0.12;

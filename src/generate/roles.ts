@@ -1,5 +1,5 @@
 // What people in each department are called, know and studied.
-import type { Department } from './values.js';
+import type { Department } from '../vocabulary/departments.js';
 
 export interface DepartmentProfile {
   /** Used in "Head of <area>" and "<area> Manager". */

@@ -1,37 +1,7 @@
-// Value lists for the enumerated fields: the contract's (§1) and the range labels the service shows.
+// How often the generator picks each value of the enumerated fields, and the range labels the service shows
+// (the contract's own lists are the vocabulary's: src/vocabulary/).
+import type { Seniority } from '../vocabulary/seniorities.js';
 import { weights } from './random.js';
-
-export const SENIORITIES = [
-  'Board Member / Company Director',
-  'Owner / Founder',
-  'C-Suite / Partner',
-  'VP/Director / Head of',
-  'Manager',
-  'Other',
-  'No Data Available',
-] as const;
-export type Seniority = (typeof SENIORITIES)[number];
-
-export const DEPARTMENTS = [
-  'General Management',
-  'Sales',
-  'Trades',
-  'Operations',
-  'Engineering & Technical',
-  'Human Resources',
-  'Customer Service',
-  'Medicine & Healthcare',
-  'Research & Analysis',
-  'Legal',
-  'Marketing',
-  'Education & Training',
-  'Consulting',
-  'Finance',
-  'Product',
-  'Other',
-  'No Data Available',
-] as const;
-export type Department = (typeof DEPARTMENTS)[number];
 
 export const SENIORITY_WEIGHTS = weights<Seniority>([
   ['Board Member / Company Director', 2],

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ProblemError } from '../errors.js';
 import type { UnauthenticatedLimit } from '../limits/unauthenticated.js';
-import { isPromise } from '../store/store.js';
+import { isPromise } from '../store/maybe-promise.js';
 import { hasBody, takesNoBody, unwantedBody } from './body.js';
 
 /** A route that needs a token: its OpenAPI operation names a security scheme. */

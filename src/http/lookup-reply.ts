@@ -5,7 +5,7 @@ import type { QuotaTicket } from '../limits/quota.js';
 import type { NameMatch } from '../lookup/name-match.js';
 import type { LookupOperation } from '../lookup/operations.js';
 import type { Selection } from '../lookup/selection.js';
-import type { ApiKey } from '../store/store.js';
+import type { ApiKey } from '../store/keys.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
 import type { CorsPolicy } from './cors.js';
 import type { LookupInput } from './lookup-body.js';

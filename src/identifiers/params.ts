@@ -1,6 +1,6 @@
 // Lookup query parameters to the normalised key looked up in the identifier index, exactly as at import.
 import { ProblemError } from '../errors.js';
-import type { CompanyIdentifierKind, IdentifierKind, PersonIdentifierKind } from '../store/store.js';
+import type { CompanyIdentifierKind, IdentifierKind, PersonIdentifierKind } from '../vocabulary/entities.js';
 import { parseAbn } from './abn.js';
 import { parseHost, registrableDomain } from './domain.js';
 import { parseEmail } from './email.js';

@@ -1,7 +1,7 @@
 // Every identifier a stored record carries, normalised as at lookup, for the identifier index.
 import type { Company } from '../schemas/company.js';
 import type { Person } from '../schemas/person.js';
-import type { Identifier, IdentifierKind } from '../store/store.js';
+import type { Identifier, IdentifierKind } from '../vocabulary/entities.js';
 import { parseAbn } from './abn.js';
 import { parseHost, registrableDomain } from './domain.js';
 import { parseEmail } from './email.js';

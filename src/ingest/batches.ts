@@ -1,5 +1,7 @@
 // An NDJSON file as batches of records ready to store, with the lines rejected on the way.
-import type { Entity, RecordToStore } from '../store/store.js';
+
+import type { RecordToStore } from '../store/records.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { isBlank, LineSplitter, openNdjson } from './lines.js';
 import { Invalid, prepareLine } from './prepare.js';
 

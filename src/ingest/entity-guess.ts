@@ -1,5 +1,5 @@
 // Which entity a file of records holds, judged from its first lines: for a hint when an import rejects it.
-import type { Entity } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { isBlank, LineSplitter, openNdjson } from './lines.js';
 import { Invalid, prepareLine } from './prepare.js';
 

@@ -1,13 +1,14 @@
 // Writes every stored body of an entity as NDJSON, in id order, respecting the stream's backpressure.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Entity, Store } from '../store/store.js';
+import type { RecordStore } from '../store/records.js';
+import type { Entity } from '../vocabulary/entities.js';
 
 /** Lines gathered per write: fewer, larger writes without holding much in memory. */
 const WRITE_BYTES = 1 << 16;
 
 /** The bodies of the records with these ids, in the order given, each once; missing ids are skipped. */
-async function* bodiesOf(store: Store, entity: Entity, ids: readonly string[]): AsyncIterable<string> {
+async function* bodiesOf(store: RecordStore, entity: Entity, ids: readonly string[]): AsyncIterable<string> {
   for (const id of new Set(ids)) {
     const record = await store.getRecord(entity, id);
     if (record) yield record.body;
@@ -36,7 +37,7 @@ async function* ndjson(bodies: AsyncIterable<string>, counter: { written: number
  * @example const n = await exportTo(store, 'people', process.stdout);
  */
 export async function exportTo(
-  store: Store,
+  store: RecordStore,
   entity: Entity,
   out: NodeJS.WritableStream,
   ids?: readonly string[],

@@ -1,7 +1,9 @@
 // Imports an NDJSON file (plain or gzip) into a store in batches; bad lines are reported, good ones kept.
 import { availableParallelism } from 'node:os';
 import { SuppressionFilter } from '../privacy/suppression.js';
-import type { Entity, Store } from '../store/store.js';
+import type { RecordStore } from '../store/records.js';
+import type { SuppressionStore } from '../store/suppression.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { type PreparedBatch, prepareBatches, type Rejection } from './batches.js';
 import { ImportInterruptedError } from './interrupted.js';
 import { prepareBatchesInWorker } from './worker-batches.js';
@@ -47,7 +49,7 @@ export const DEFAULT_BATCH_SIZE = 5000;
  * @example const summary = await importFile(store, 'people', 'people.ndjson.gz', { onReject: console.error });
  */
 export async function importFile(
-  store: Store,
+  store: RecordStore & SuppressionStore,
   entity: Entity,
   file: string,
   opts: ImportOptions = {},

@@ -1,7 +1,9 @@
 // A prepared batch flattened for postMessage: one string and two typed arrays instead of thousands of
 // small objects, which cost the receiving (writing) thread more to deserialise than SQLite to store.
-import type { SearchFacts } from '../search/facts.js';
-import type { IdentifierKind, RecordToStore } from '../store/store.js';
+
+import type { RecordToStore } from '../store/records.js';
+import type { SearchFacts } from '../store/search-facts.js';
+import type { IdentifierKind } from '../vocabulary/entities.js';
 import type { PreparedBatch } from './batches.js';
 
 const KINDS = [

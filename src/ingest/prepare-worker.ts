@@ -1,6 +1,6 @@
 // Worker thread: prepares batches (parse, validate, index) while the main thread writes the previous ones.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Entity } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { type BatchShare, prepareBatches } from './batches.js';
 import { packBatch } from './packed-batch.js';
 

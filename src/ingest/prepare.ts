@@ -4,8 +4,9 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { companyIdentifiers, personIdentifiers } from '../identifiers/record.js';
 import { Company } from '../schemas/company.js';
 import { Person } from '../schemas/person.js';
-import { companyFacts, personFacts } from '../search/facts.js';
-import type { Entity, Identifier, RecordToStore } from '../store/store.js';
+import type { RecordToStore } from '../store/records.js';
+import { companyFacts, personFacts } from '../store/search-facts.js';
+import type { Entity, Identifier } from '../vocabulary/entities.js';
 import { innermostError, pointerToJsonPath } from './json-path.js';
 
 const checkers = { people: TypeCompiler.Compile(Person), companies: TypeCompiler.Compile(Company) };

@@ -2,7 +2,7 @@
 // the writer in file order, each worker a couple of batches ahead at most.
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import type { Entity } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { startWorker } from '../worker.js';
 import { type BatchStart, type PreparedBatch, prepareBatches } from './batches.js';
 import { openNdjson } from './lines.js';

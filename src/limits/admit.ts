@@ -1,6 +1,6 @@
 // One request against a key's rate limit (contract §6): the RateLimit headers, or a 429 that carries them.
 import { ProblemError } from '../errors.js';
-import type { ApiKey } from '../store/store.js';
+import type { ApiKey } from '../store/keys.js';
 import { type RateLimiter, rateLimitHeaders } from './rate-limit.js';
 
 /**

@@ -2,7 +2,7 @@
 import cluster from 'node:cluster';
 import type { Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
-import type { Store } from '../store/store.js';
+import type { AccountingStore } from '../store/accounting.js';
 import { LimitChannel, processPort } from './cluster/channel.js';
 import { ClusterQuotaCounter, ClusterRateLimiter } from './cluster/limits.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './quota.js';
@@ -23,7 +23,11 @@ export type LimitsConfig = Pick<Config, 'redisUrl' | 'redisFailure' | 'redisPref
  * cluster worker without it, across the machine's workers; otherwise within this process.
  * Both are closed with the app that uses them.
  */
-export async function openLimits(config: LimitsConfig, store: Store, metrics: Metrics): Promise<Limits> {
+export async function openLimits(
+  config: LimitsConfig,
+  store: AccountingStore,
+  metrics: Metrics,
+): Promise<Limits> {
   if (config.redisUrl) return openRedisLimits(config.redisUrl, config, store, metrics);
   if (cluster.isWorker) {
     const channel = new LimitChannel(processPort());
@@ -35,7 +39,7 @@ export async function openLimits(config: LimitsConfig, store: Store, metrics: Me
 async function openRedisLimits(
   url: string,
   config: LimitsConfig,
-  store: Store,
+  store: AccountingStore,
   metrics: Metrics,
 ): Promise<Limits> {
   // Loaded only when configured: ioredis adds some 20 MB to a process that never talks to Redis.

@@ -1,6 +1,8 @@
 // Monthly quotas in matched lookups (contract §6): reserved before a lookup, counted only when it matched.
 import { ProblemError } from '../errors.js';
-import { type ApiKey, isPromise, type MaybePromise, type Store } from '../store/store.js';
+import type { AccountingStore } from '../store/accounting.js';
+import type { ApiKey } from '../store/keys.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
 
 /** The quota period of a moment: its calendar month in UTC, 'YYYY-MM'. */
 export const quotaPeriod = (at: Date) => at.toISOString().slice(0, 7);
@@ -62,7 +64,7 @@ export class MemoryQuotaCounter implements QuotaCounter {
   private readonly usage = new Map<string, Usage | Promise<Usage>>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: AccountingStore,
     private readonly now: () => Date = () => new Date(),
   ) {}
 

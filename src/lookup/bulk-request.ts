@@ -3,13 +3,10 @@
 // naming the JSON path, a 413 past the item limit); what is inside `params` is each item's own business,
 // answered as the single GET would answer it.
 import { ProblemError } from '../errors.js';
+import { MAX_ITEMS, MAX_REF_LENGTH } from '../schemas/bulk.js';
 
-/** Items in one JSON bulk request. */
-export const MAX_ITEMS = 1000;
 /** Lines in one NDJSON stream. */
 export const MAX_STREAM_LINES = 1_000_000;
-/** Characters of an item's `ref`. */
-export const MAX_REF_LENGTH = 256;
 
 /** One item of a bulk: the GET's parameters as an object, and the caller's reference echoed back. */
 export interface BulkItem {

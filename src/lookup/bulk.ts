@@ -1,7 +1,7 @@
 // A bulk's items, looked up in order: each answered as its single GET would be, the key's quota met item by
 // item as a run of single GETs would meet it, and what each item discloses for the audit. No HTTP.
 import type { ProblemError } from '../errors.js';
-import { isPromise, type MaybePromise } from '../store/store.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
 import { type ItemOutcome, type ItemStatus, idsListed } from './item.js';
 
 /** How an item of a bulk ended: an item's own status, or past the key's monthly quota (its GET's 402). */

@@ -2,7 +2,8 @@
 // GET's rules, resolved, and classified, carrying the very problem a single GET would answer. No HTTP, no
 // accounting: the callers meter and audit.
 import { ProblemError } from '../errors.js';
-import { isPromise, type MaybePromise, type ServedRecord, type Store } from '../store/store.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
+import type { RecordStore, ServedRecord } from '../store/records.js';
 import type { LookupKeys, LookupOperation } from './operations.js';
 import { parseLookupQuery } from './query.js';
 import { type Resolved, resolve } from './resolve.js';
@@ -68,7 +69,7 @@ const matched = ({ record, matchedBy, likelihood }: Resolved): ItemOutcome =>
  * store (503) throws, as it fails the whole request. Answers at once when the store does (SQLite).
  */
 export function lookupItem(
-  store: Store,
+  store: RecordStore,
   operation: LookupOperation,
   params: unknown,
 ): MaybePromise<ItemOutcome> {

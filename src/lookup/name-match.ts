@@ -15,13 +15,9 @@ import {
 import { companyDomainKey, personNameParts } from '../identifiers/record.js';
 import { sameNameShortened } from '../identifiers/short-forms.js';
 import type { Person } from '../schemas/person.js';
-import {
-  isPromise,
-  type MaybePromise,
-  type NameAtCompanyKind,
-  type ServedRecord,
-  type Store,
-} from '../store/store.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
+import type { RecordStore, ServedRecord } from '../store/records.js';
+import type { NameAtCompanyKind } from '../vocabulary/entities.js';
 
 export const NAME_PARAMS = ['name', 'first_name', 'last_name'] as const;
 export const COMPANY_PARAMS_OF_NAME = [
@@ -265,7 +261,7 @@ const key = (match: NameMatch, company: string) => nameAtCompany(company, match.
  * The namesakes at a company given by domain or LinkedIn slug whose records do not carry it themselves:
  * found through the companies it names (their ids on people's current_company).
  */
-function throughCompanies(store: Store, match: NameMatch): MaybePromise<ServedRecord[]> {
+function throughCompanies(store: RecordStore, match: NameMatch): MaybePromise<ServedRecord[]> {
   const { param, value } = match.company;
   const byDomain = param === 'company_domain';
   const companies = store.findRecords('companies', byDomain ? 'domain' : 'linkedin', value, MAX_COMPANIES);
@@ -283,7 +279,7 @@ function throughCompanies(store: Store, match: NameMatch): MaybePromise<ServedRe
  * The namesakes asked for: one indexed read of the people carrying the name at the company; for a domain or
  * LinkedIn slug that no record carries, the companies so named, then their people by company id.
  */
-function candidates(store: Store, match: NameMatch): MaybePromise<ServedRecord[]> {
+function candidates(store: RecordStore, match: NameMatch): MaybePromise<ServedRecord[]> {
   const { kind, value, param } = match.company;
   const direct = store.findRecords('people', kind, key(match, value), MAX_CANDIDATES);
   if (param !== 'company_domain' && param !== 'company_ln_slug') return direct;
@@ -295,7 +291,7 @@ function candidates(store: Store, match: NameMatch): MaybePromise<ServedRecord[]
  * Matches a person by name and company: their record and likelihood, or throws `not_found` /
  * `ambiguous_match`. Answers at once when the store does (SQLite).
  */
-export function matchByName(store: Store, match: NameMatch): MaybePromise<NameMatched> {
+export function matchByName(store: RecordStore, match: NameMatch): MaybePromise<NameMatched> {
   const found = candidates(store, match);
   return isPromise(found) ? found.then((f) => chooseCandidate(match, f)) : chooseCandidate(match, found);
 }

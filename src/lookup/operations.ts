@@ -8,7 +8,8 @@ import {
   type PersonParam,
   personLookupKey,
 } from '../identifiers/params.js';
-import type { Entity, Operation, Scope } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
+import type { Operation, Scope } from '../vocabulary/operations.js';
 import { NAME_MATCH_PARAMS, type NameMatch, type NameMatchParam, parseNameMatch } from './name-match.js';
 
 /** What a lookup asks: the identifiers' keys, and a match by name and company when one is given. */

@@ -1,7 +1,9 @@
 // Resolution of identifiers to one record (contract §3): every given identifier is resolved; one distinct record wins.
 import { ProblemError } from '../errors.js';
 import type { LookupKey } from '../identifiers/params.js';
-import { type Entity, isPromise, type MaybePromise, type ServedRecord, type Store } from '../store/store.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
+import type { RecordStore, ServedRecord } from '../store/records.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { matchByName, type NameMatch, type NameMatched } from './name-match.js';
 
 /** How many ids one identifier may list in a 409 before the list is cut. */
@@ -18,7 +20,7 @@ export interface Resolved {
 const LIMIT = MAX_IDS_PER_IDENTIFIER + 1;
 
 /** The records one key names: one read, or two when a normalised value falls back to another form. */
-function recordsFor(store: Store, entity: Entity, key: LookupKey): MaybePromise<ServedRecord[]> {
+function recordsFor(store: RecordStore, entity: Entity, key: LookupKey): MaybePromise<ServedRecord[]> {
   const found = store.findRecords(entity, key.kind, key.value, LIMIT);
   if (!('fallback' in key) || key.fallback === undefined) return found;
   const fallback = key.fallback;
@@ -69,7 +71,7 @@ function decide(entity: Entity, keys: Array<[string, LookupKey]>, matches: Serve
  * once, without a promise, when the store does (SQLite); a promise otherwise (its rejection the problem).
  */
 export function resolve(
-  store: Store,
+  store: RecordStore,
   entity: Entity,
   keys: Array<[string, LookupKey]>,
   name?: NameMatch,
@@ -93,7 +95,7 @@ const byName =
     likelihood,
   });
 
-function matchName(store: Store, name: NameMatch): MaybePromise<Resolved> {
+function matchName(store: RecordStore, name: NameMatch): MaybePromise<Resolved> {
   const matched = matchByName(store, name);
   return isPromise(matched) ? matched.then(byName(name)) : byName(name)(matched);
 }
@@ -105,7 +107,7 @@ const isNotFound = (error: unknown) => error instanceof ProblemError && error.co
  * are consulted only when none does, or none is given.
  */
 function resolveWithName(
-  store: Store,
+  store: RecordStore,
   entity: Entity,
   keys: Array<[string, LookupKey]>,
   name: NameMatch,

@@ -4,7 +4,7 @@ import { hash } from 'node:crypto';
 import { ProblemError } from '../errors.js';
 import { Company } from '../schemas/company.js';
 import { Person } from '../schemas/person.js';
-import type { Entity } from '../store/store.js';
+import type { Entity } from '../vocabulary/entities.js';
 import { FieldCatalogue, type FieldTree } from './fields.js';
 import { MAX_VALUE_LENGTH } from './query.js';
 

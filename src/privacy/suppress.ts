@@ -8,7 +8,9 @@ import {
   personLookupKey,
 } from '../identifiers/params.js';
 import { companyIdentifiers, personIdentifiers } from '../identifiers/record.js';
-import type { Entity, Identifier, Store } from '../store/store.js';
+import type { RecordStore } from '../store/records.js';
+import type { SuppressionStore } from '../store/suppression.js';
+import type { Entity, Identifier } from '../vocabulary/entities.js';
 import { suppressionHash } from './suppression.js';
 
 /** More records than this sharing one identifier is not a person's data: refuse rather than guess. */
@@ -45,7 +47,11 @@ function keyHashes(key: LookupKey): string[] {
 }
 
 /** The ids a lookup by this one key would find, the registrable-domain fallback included. */
-export async function recordsFoundBy(store: Store, entity: Entity, key: LookupKey): Promise<string[]> {
+export async function recordsFoundBy(
+  store: RecordStore & SuppressionStore,
+  entity: Entity,
+  key: LookupKey,
+): Promise<string[]> {
   if (key.kind === 'id') return (await store.getRecord(entity, key.value)) ? [key.value] : [];
   const limit = MAX_SUPPRESSED_RECORDS + 1;
   const ids = await store.findIds(entity, key.kind, key.value, limit);
@@ -67,7 +73,7 @@ export interface SuppressionPlan {
  * stop those records' updates.
  */
 export async function planSuppression(
-  store: Store,
+  store: RecordStore & SuppressionStore,
   entity: Entity,
   key: LookupKey,
 ): Promise<SuppressionPlan> {
@@ -90,12 +96,20 @@ export async function planSuppression(
 }
 
 /** Carries out a plan in one transaction; returns how many records were deleted. */
-export function applySuppression(store: Store, entity: Entity, plan: SuppressionPlan): Promise<number> {
+export function applySuppression(
+  store: RecordStore & SuppressionStore,
+  entity: Entity,
+  plan: SuppressionPlan,
+): Promise<number> {
   return store.suppress(entity, plan.ids, plan.hashes);
 }
 
 /** Forgets every suppression that holds this identifier; returns how many hashes were removed. */
-export async function liftSuppression(store: Store, entity: Entity, key: LookupKey): Promise<number> {
+export async function liftSuppression(
+  store: RecordStore & SuppressionStore,
+  entity: Entity,
+  key: LookupKey,
+): Promise<number> {
   let removed = 0;
   for (const hash of keyHashes(key)) removed += await store.unsuppress(entity, hash);
   return removed;

@@ -1,6 +1,7 @@
 // Suppressed identifiers are kept only as SHA-256 hashes of `kind:normalised value` (and `id:<record id>`).
 import { hash } from 'node:crypto';
-import type { IdentifierKind, RecordToStore } from '../store/store.js';
+import type { RecordToStore } from '../store/records.js';
+import type { IdentifierKind } from '../vocabulary/entities.js';
 
 /**
  * The stored form of a suppressed identifier. Values must be normalised exactly as the identifier

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendProblem, toProblem } from '../http/problem.js';
 import type { Metrics } from '../metrics.js';
 import { headers, publicResponses, responseRef } from '../openapi/components.js';
-import type { Store } from '../store/store.js';
+import type { HealthStore } from '../store/health.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
 
 /** A 200 whose JSON body is `{ "status": <status> }`. */
@@ -21,7 +21,7 @@ const statusResponse = (description: string, status: string) => ({
   },
 });
 
-export function registerHealth(app: FastifyInstance, store: Store, metrics: Metrics) {
+export function registerHealth(app: FastifyInstance, store: HealthStore, metrics: Metrics) {
   app.get(
     '/healthz',
     {

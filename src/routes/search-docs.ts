@@ -2,8 +2,9 @@
 import { Type } from '@sinclair/typebox';
 import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
-import { DEPARTMENTS, SENIORITIES } from '../search/facts.js';
-import { COMPANY_PREVIEW_FIELDS, PERSON_PREVIEW_FIELDS } from '../search/fields.js';
+import { COMPANY_PREVIEW_FIELDS, PERSON_PREVIEW_FIELDS } from '../schemas/search.js';
+import { DEPARTMENTS } from '../vocabulary/departments.js';
+import { SENIORITIES } from '../vocabulary/seniorities.js';
 
 const numbered = (labels: readonly string[]) => labels.map((label, i) => `${i + 1} = ${label}`).join('; ');
 

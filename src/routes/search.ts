@@ -11,8 +11,9 @@ import type { RateLimiter } from '../limits/rate-limit.js';
 import { COMPATIBLE_FILTERS } from '../search/compatible.js';
 import { type Answered, companySearchV1, compatibleSearch, peopleSearchV1 } from '../search/run.js';
 import { COMPANY_FILTERS, PEOPLE_FILTERS } from '../search/v1.js';
-import type { Operation, Scope, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
+import type { Operation, Scope } from '../vocabulary/operations.js';
 import {
   COMPATIBLE_DESCRIPTION,
   compatibleQuerystring,

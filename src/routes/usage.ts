@@ -8,7 +8,8 @@ import type { RateLimiter } from '../limits/rate-limit.js';
 import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
 import type { Usage } from '../schemas/usage.js';
-import { QUOTA_OPERATIONS, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import { QUOTA_OPERATIONS } from '../vocabulary/operations.js';
 
 export interface UsageDeps {
   store: Store;

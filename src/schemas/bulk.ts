@@ -1,7 +1,12 @@
-// The bulk lookups' bodies and results, per entity (TypeBox, for the OpenAPI document: the body's shape is
-// checked by src/lookup/bulk-request.ts, whose 400s name the JSON path; what is in `params` is each item's own).
+// The bulk lookups' bodies and results, per entity (TypeBox, for the OpenAPI document), and their limits: the
+// body's shape is checked by src/lookup/bulk-request.ts, whose 400s name the JSON path; what is in `params` is
+// each item's own.
 import { type TSchema, Type } from '@sinclair/typebox';
-import { MAX_ITEMS, MAX_REF_LENGTH } from '../lookup/bulk-request.js';
+
+/** Items in one JSON bulk request. */
+export const MAX_ITEMS = 1000;
+/** Characters of an item's `ref`. */
+export const MAX_REF_LENGTH = 256;
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 

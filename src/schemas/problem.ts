@@ -1,7 +1,7 @@
 // The problem document of RFC 9457 with this service's stable `code` and every extension member (contract §5).
 import { type Static, Type } from '@sinclair/typebox';
 import { type ProblemCode, Problems } from '../errors.js';
-import { ALL_SCOPES, type Scope } from '../store/store.js';
+import { ALL_SCOPES, type Scope } from '../vocabulary/operations.js';
 
 const names = (description: string) => Type.Array(Type.String(), { description });
 

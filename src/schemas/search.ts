@@ -1,8 +1,32 @@
 // The searches' request bodies and answers (TypeBox: types and the OpenAPI document's named schemas).
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { DEPARTMENTS, SENIORITIES } from '../search/facts.js';
-import { COMPANY_PREVIEW_FIELDS, PERSON_PREVIEW_FIELDS } from '../search/fields.js';
-import { MAX_SIZE, MAX_VALUES } from '../search/values.js';
+import { DEPARTMENTS } from '../vocabulary/departments.js';
+import { SENIORITIES } from '../vocabulary/seniorities.js';
+
+/** The most values one filter's list may hold. */
+export const MAX_VALUES = 100;
+/** The most results one page holds. */
+export const MAX_SIZE = 100;
+
+/** The members of a person's preview a /v1 search's `fields` may name, in the order results hold them. */
+export const PERSON_PREVIEW_FIELDS = [
+  'person_id',
+  'name',
+  'position',
+  'company_name',
+  'linkedin',
+  'seniority',
+  'department',
+  'location',
+  'has_email',
+  'has_personal_email',
+  'has_phone',
+  'has_dnd_phone',
+  'has_mobile',
+] as const;
+
+/** The members of a company's preview `fields` may name. */
+export const COMPANY_PREVIEW_FIELDS = ['id', 'name', 'fqdn', 'industries', 'company_size', 'states'] as const;
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const flag = (description: string) => Type.Boolean({ description });

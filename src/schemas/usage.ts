@@ -1,6 +1,6 @@
 // GET /v1/usage: a key's own usage for the current quota period (TypeBox: the reply's type and OpenAPI).
 import { type Static, Type } from '@sinclair/typebox';
-import { OPERATIONS, type Operation } from '../store/store.js';
+import { OPERATIONS, type Operation } from '../vocabulary/operations.js';
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 

@@ -1,9 +1,10 @@
 // The deployed people search's query string (POST /people/search?…): its parameters to a store search.
 import { ProblemError } from '../errors.js';
-import { COUNTRIES } from './places.js';
-import type { PeopleFilters, SearchQuery } from './query.js';
-import { TOTAL_CAP } from './query.js';
-import { integer, invalid, MAX_SIZE, recordId, text, words } from './values.js';
+import { MAX_SIZE } from '../schemas/search.js';
+import type { PeopleFilters, SearchQuery } from '../store/search.js';
+import { TOTAL_CAP } from '../store/search.js';
+import { COUNTRIES } from '../vocabulary/places.js';
+import { integer, invalid, recordId, text, words } from './values.js';
 
 export const COMPATIBLE_PARAMS = [
   'companyId',

@@ -1,5 +1,5 @@
 // Cursors: where the next page starts, as an opaque token naming the last result's place in the order.
-import type { SortKey } from './query.js';
+import type { SortKey } from '../store/search.js';
 import { invalid } from './values.js';
 
 /**

@@ -2,24 +2,6 @@
 import { ProblemError } from '../errors.js';
 import { MAX_TEXT_LENGTH } from './values.js';
 
-export const PERSON_PREVIEW_FIELDS = [
-  'person_id',
-  'name',
-  'position',
-  'company_name',
-  'linkedin',
-  'seniority',
-  'department',
-  'location',
-  'has_email',
-  'has_personal_email',
-  'has_phone',
-  'has_dnd_phone',
-  'has_mobile',
-] as const;
-
-export const COMPANY_PREVIEW_FIELDS = ['id', 'name', 'fqdn', 'industries', 'company_size', 'states'] as const;
-
 /**
  * The fields asked for (a list, or names separated by commas), with the id field first; undefined when
  * not given (every field). An unknown name is a 400 listing the valid ones.

@@ -1,5 +1,14 @@
 // A search from request to answer, without HTTP: parse, resolve what needs the store, search, preview.
-import type { Store } from '../store/store.js';
+
+import type { RecordStore } from '../store/records.js';
+import type {
+  PeopleFilters,
+  SearchHit,
+  SearchPage,
+  SearchQuery,
+  SearchStore,
+  SearchTotal,
+} from '../store/search.js';
 import { parseCompatibleSearch } from './compatible.js';
 import { encodeCursor } from './cursor.js';
 import { project } from './fields.js';
@@ -12,7 +21,6 @@ import {
   personPreview,
   personPreviewV1,
 } from './preview.js';
-import type { PeopleFilters, SearchHit, SearchPage, SearchQuery, SearchTotal } from './query.js';
 import { type CompanyDomain, parseCompanySearch, parsePeopleSearch } from './v1.js';
 
 /** What a search answered: the body to send, the ids it disclosed, and the filters used. */
@@ -29,7 +37,7 @@ export interface CompatibleAnswer {
 
 /** `POST /people/search`: previews of the page `from`/`size` asked for, and the total. */
 export async function compatibleSearch(
-  store: Store,
+  store: SearchStore & RecordStore,
   queryString: Record<string, unknown>,
 ): Promise<Answered<CompatibleAnswer>> {
   const { query, params } = parseCompatibleSearch(queryString);
@@ -64,7 +72,7 @@ async function pageOf<T extends object>(
  * The companies `company_domain` names, found as a company lookup by `website` finds them: by the host,
  * else by its registrable domain.
  */
-async function companiesAt(store: Store, domains: CompanyDomain[]): Promise<string[]> {
+async function companiesAt(store: SearchStore & RecordStore, domains: CompanyDomain[]): Promise<string[]> {
   const ids = new Set<string>();
   for (const { host, fallback } of domains) {
     let found = await store.findIds('companies', 'domain', host, 100);
@@ -84,7 +92,7 @@ function withDomains(filters: PeopleFilters, atDomains: string[]): PeopleFilters
 const EMPTY_PAGE: SearchPage = { total: { value: 0, relation: 'eq' }, hits: [] };
 
 export async function peopleSearchV1(
-  store: Store,
+  store: SearchStore & RecordStore,
   body: unknown,
 ): Promise<Answered<V1Page<PersonPreviewV1>>> {
   const { query, params, fields, domains } = parsePeopleSearch(body);
@@ -103,7 +111,7 @@ export async function peopleSearchV1(
 }
 
 export async function companySearchV1(
-  store: Store,
+  store: SearchStore & RecordStore,
   body: unknown,
 ): Promise<Answered<V1Page<CompanyPreview>>> {
   const { query, params, fields } = parseCompanySearch(body);

@@ -1,23 +1,14 @@
 // The bodies of POST /v1/people/search and /v1/company/search: filters, q, size, cursor and fields.
 import { ProblemError } from '../errors.js';
 import { parseHost, registrableDomain } from '../identifiers/domain.js';
+import { COMPANY_PREVIEW_FIELDS, MAX_SIZE, PERSON_PREVIEW_FIELDS } from '../schemas/search.js';
+import type { CompanyFilters, PeopleFilters, SearchQuery } from '../store/search.js';
+import { countryOf, hqCountryKey, stateKey } from '../vocabulary/places.js';
+import { compactLabel, searchWords } from '../vocabulary/words.js';
 import { DEFAULT_SIZE } from './compatible.js';
 import { decodeCursor } from './cursor.js';
-import { COMPANY_PREVIEW_FIELDS, PERSON_PREVIEW_FIELDS, parseFields } from './fields.js';
-import { countryOf, hqCountryKey, stateKey } from './places.js';
-import type { CompanyFilters, PeopleFilters, SearchQuery } from './query.js';
-import { compactLabel, searchWords } from './text.js';
-import {
-  department,
-  integer,
-  invalid,
-  MAX_SIZE,
-  recordId,
-  seniority,
-  text,
-  valuesOf,
-  words,
-} from './values.js';
+import { parseFields } from './fields.js';
+import { department, integer, invalid, recordId, seniority, text, valuesOf, words } from './values.js';
 
 export const BODY_MEMBERS = ['filters', 'q', 'size', 'cursor', 'fields'] as const;
 export const PEOPLE_FILTERS = [

@@ -1,14 +1,12 @@
 // Values of search parameters and filters: each checked, normalised for the search tables, or a 400 naming it.
 import { ProblemError } from '../errors.js';
-import { DEPARTMENTS, departmentId, SENIORITIES, seniorityId } from './facts.js';
-import { wordList } from './text.js';
+import { MAX_VALUES } from '../schemas/search.js';
+import { DEPARTMENTS, departmentId } from '../vocabulary/departments.js';
+import { SENIORITIES, seniorityId } from '../vocabulary/seniorities.js';
+import { wordList } from '../vocabulary/words.js';
 
 /** The longest text value a search takes, as for lookups. */
 export const MAX_TEXT_LENGTH = 2048;
-/** The most values one filter's list may hold. */
-export const MAX_VALUES = 100;
-/** The most results one page holds. */
-export const MAX_SIZE = 100;
 
 export const invalid = (parameter: string, detail: string) =>
   new ProblemError('invalid_parameter', detail, { parameter });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ClassifiedEvent, classifyChange, seniorityRank } from '../../src/changes/index.js';
-import { SENIORITIES } from '../../src/generate/values.js';
+import { SENIORITIES } from '../../src/vocabulary/seniorities.js';
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
 const seniority = maybe(fc.constantFrom(...SENIORITIES, 'Chief Wizard'));

@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../src/store/accounting.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import type { AuditEntry } from '../../src/store/store.js';
 import { enrich } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'enrich-audit-'));

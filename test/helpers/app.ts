@@ -8,7 +8,8 @@ import { issueKey, type KeyRequest } from '../../src/auth/keys.js';
 import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import type { Entity, Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { Entity } from '../../src/vocabulary/entities.js';
 import { createTestDatabase } from './pg-database.js';
 
 export const PEOPLE = [

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PreparedBatch } from '../../src/ingest/batches.js';
 import { packBatch, unpackBatch } from '../../src/ingest/packed-batch.js';
-import type { IdentifierKind } from '../../src/store/store.js';
+import type { IdentifierKind } from '../../src/vocabulary/entities.js';
 
 const kind = fc.constantFrom<IdentifierKind>('linkedin', 'work_email', 'personal_email', 'domain', 'abn');
 const record = fc.record({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chooseCandidate, nameLikelihood, parseNameMatch } from '../../src/lookup/name-match.js';
-import type { ServedRecord } from '../../src/store/store.js';
+import type { ServedRecord } from '../../src/store/records.js';
 
 describe('parsing a match by name and company', () => {
   it('folds the name and keys the company as the index does', () => {

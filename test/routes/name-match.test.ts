@@ -2,7 +2,7 @@
 // incomplete or contradictory parameters, 404 under min_likelihood, 409 for namesakes, and accounting — on both stores.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
-import type { RecordToStore } from '../../src/store/store.js';
+import type { RecordToStore } from '../../src/store/records.js';
 import { BACKENDS, type TestApp, testApp } from '../helpers/app.js';
 
 const INITECH = {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { generatePeople } from '../../src/generate/index.js';
 import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
-import type { RecordToStore } from '../../src/store/store.js';
+import type { RecordToStore } from '../../src/store/records.js';
 import { BACKENDS, type TestApp, testApp } from '../helpers/app.js';
 
 const prepared = (records: object[]) =>

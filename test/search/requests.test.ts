@@ -3,9 +3,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCompatibleSearch } from '../../src/search/compatible.js';
 import { decodeCursor, encodeCursor } from '../../src/search/cursor.js';
-import type { PeopleFilters } from '../../src/search/query.js';
 import { parseCompanySearch, parsePeopleSearch } from '../../src/search/v1.js';
-import { choosePlan, planHints, preparePeopleSearch, type SearchTables } from '../../src/store/search-sql.js';
+import type { PeopleFilters } from '../../src/store/search.js';
+import { planHints, preparePeopleSearch, type SearchTables } from '../../src/store/sql/search.js';
+import { choosePlan } from '../../src/store/sql/search-plan.js';
 
 const TABLES: SearchTables = {
   records: 'people',

@@ -7,12 +7,19 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCompanies, generatePeople } from '../../src/generate/index.js';
 import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
-import { type CompanyFacts, companyFacts, type PersonFacts, personFacts } from '../../src/search/facts.js';
-import type { CompanyFilters, PeopleFilters, SearchQuery } from '../../src/search/query.js';
-import { matchesWordStarts, wordScore } from '../../src/search/text.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
+import type { RecordToStore } from '../../src/store/records.js';
+import type { CompanyFilters, PeopleFilters, SearchQuery } from '../../src/store/search.js';
+import {
+  type CompanyFacts,
+  companyFacts,
+  type PersonFacts,
+  personFacts,
+} from '../../src/store/search-facts.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import type { Entity, RecordToStore, Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { Entity } from '../../src/vocabulary/entities.js';
+import { matchesWordStarts, wordScore } from '../../src/vocabulary/words.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/pg-database.js';
 
 const COMPANIES = [...generateCompanies({ companies: 150, seed: 3 })];

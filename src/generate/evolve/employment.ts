@@ -1,18 +1,14 @@
 // A person's working life, as the simulation changes it: joining a company, leaving work, promotions, new titles.
 
-import { SENIORITY_ORDER, seniorityRank } from '../../changes/seniority.js';
+import { seniorityRank } from '../../changes/seniority.js';
 import type { Person } from '../../schemas/person.js';
+import type { Department } from '../../vocabulary/departments.js';
+import { SENIORITIES, SENIORITY_ORDER, type Seniority } from '../../vocabulary/seniorities.js';
 import { pickDepartment, positionFor, timeInRole } from '../career.js';
 import { asciiLetters, emailLetters } from '../handles.js';
 import type { Rng } from '../random.js';
 import { DEPARTMENT_PROFILES } from '../roles.js';
-import {
-  DELIVERABILITY,
-  type Department,
-  SENIORITIES,
-  SENIORITY_WEIGHTS,
-  type Seniority,
-} from '../values.js';
+import { DELIVERABILITY, SENIORITY_WEIGHTS } from '../values.js';
 import { endedRole, type Month } from './calendar.js';
 import { type Employer, summaryOf } from './employers.js';
 import { OFFICE_PHONE } from './rates.js';

@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { type FieldTree, projectRecord } from '../../lookup/fields.js';
 import { COMPANY_LOOKUP, type LookupOperation, PEOPLE_LOOKUP } from '../../lookup/operations.js';
-import type { Entity } from '../../store/store.js';
+import type { Entity } from '../../vocabulary/entities.js';
 import { openCsvReader } from './csv-reader.js';
 import { CsvWriter, type ListWriter } from './csv-writer.js';
 import { detectShape, type ListShape } from './detect.js';

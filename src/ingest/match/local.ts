@@ -1,7 +1,8 @@
 // Matches rows against the local store: each row is the lookup a single GET would make with its params.
 import { type ItemOutcome, lookupItem } from '../../lookup/item.js';
 import type { LookupOperation } from '../../lookup/operations.js';
-import { isPromise, type Store } from '../../store/store.js';
+import { isPromise } from '../../store/maybe-promise.js';
+import type { RecordStore } from '../../store/records.js';
 import type { Resolver, RowOutcome } from './list.js';
 
 /** Rows per call: on PostgreSQL, a call's lookups are in flight together. */
@@ -21,7 +22,7 @@ export function rowOutcome(item: ItemOutcome): RowOutcome {
   };
 }
 
-export function localResolver(store: Store, operation: LookupOperation): Resolver {
+export function localResolver(store: RecordStore, operation: LookupOperation): Resolver {
   return {
     chunkSize: CHUNK_ROWS,
     inFlight: 1,

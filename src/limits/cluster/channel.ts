@@ -1,6 +1,6 @@
 // Worker ↔ primary calls for limits over cluster IPC: numbered requests, batched per event-loop turn.
 import { ProblemError } from '../../errors.js';
-import type { ApiKey } from '../../store/store.js';
+import type { ApiKey } from '../../store/keys.js';
 
 /** What a worker asks of the primary, which owns every bucket and quota counter of the machine. */
 export type LimitCall =

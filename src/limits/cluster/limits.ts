@@ -1,5 +1,5 @@
 // A cluster worker's limits: every token and every quota reservation is decided by the primary.
-import type { ApiKey } from '../../store/store.js';
+import type { ApiKey } from '../../store/keys.js';
 import type { QuotaCounter, QuotaGrant, QuotaTicket } from '../quota.js';
 import type { LimitDecision, RateLimiter } from '../rate-limit.js';
 import type { LimitChannel } from './channel.js';

@@ -1,7 +1,8 @@
 // The cluster primary's side of the limits: one bucket and one quota counter per key for every worker.
 import { ProblemError } from '../../errors.js';
 import { toProblem } from '../../http/problem.js';
-import type { ApiKey, Store } from '../../store/store.js';
+import type { AccountingStore } from '../../store/accounting.js';
+import type { ApiKey } from '../../store/keys.js';
 import { MemoryQuotaCounter, type QuotaCounter, type QuotaGrant, type QuotaTicket } from '../quota.js';
 import { MemoryRateLimiter, type RateLimiter } from '../rate-limit.js';
 import {
@@ -23,7 +24,7 @@ export class LimitOwner {
   private readonly grants = new Map<number, Map<number, QuotaGrant>>();
 
   constructor(
-    store: Store,
+    store: AccountingStore,
     private readonly limiter: RateLimiter = new MemoryRateLimiter(),
     private readonly quota: QuotaCounter = new MemoryQuotaCounter(store),
   ) {}

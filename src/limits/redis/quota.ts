@@ -1,6 +1,7 @@
 // Monthly quotas in Redis, shared by every process: reservation and settlement are atomic Lua scripts.
 import type { Redis, Result } from 'ioredis';
-import type { ApiKey, Store } from '../../store/store.js';
+import type { AccountingStore } from '../../store/accounting.js';
+import type { ApiKey } from '../../store/keys.js';
 import {
   type QuotaCounter,
   type QuotaGrant,
@@ -107,7 +108,7 @@ export class RedisQuotaCounter implements QuotaCounter {
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly policy: RedisFailurePolicy,
-    private readonly store: Store,
+    private readonly store: AccountingStore,
     options: RedisQuotaOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());

@@ -1,43 +1,27 @@
-// The audit log on PostgreSQL: one row per lookup and an index row per record id it disclosed.
-import type pg from 'pg';
-import type { AuditEntry, AuditFilter, AuditRow, Operation } from '../store.js';
+// The audit log on PostgreSQL: one row per lookup and an index row per record id it disclosed (deleted with
+// it); the list encoding and the queries not by record are shared (../sql/audit.ts).
+import type { AuditEntry, AuditFilter, AuditRow } from '../accounting.js';
+import {
+  AUDIT_COLUMNS,
+  auditBounds,
+  auditOrder,
+  auditQueries,
+  PRUNE_AUDIT,
+  type StoredAuditRow,
+  toAuditEntry,
+  toAuditRow,
+} from '../sql/audit.js';
+import { POSTGRES } from '../sql/spelling.js';
 import { type Queryable, query } from './pool.js';
 
-interface Row {
-  at: Date;
-  key_id: string;
-  operation: string;
-  params: string;
-  matched: string;
-  status: number;
-}
-
-const splitList = (text: string) => (text === '' ? [] : text.split(','));
-
-const toAuditEntry = (row: Row): AuditEntry => ({
-  at: row.at.toISOString(),
-  key_id: row.key_id,
-  operation: row.operation as Operation,
-  params: splitList(row.params),
-  matched: splitList(row.matched),
-  status: row.status,
-});
-
-/**
- * One statement for a whole batch: ids are drawn first (a CTE used twice is evaluated once), so
- * that the entries and their record-id index rows are written together.
- */
-export async function addAudit(primary: Queryable, entries: AuditEntry[]): Promise<void> {
-  await addAuditRows(
-    primary,
-    entries.map((e) => ({ ...e, params: e.params.join(','), matched: e.matched.join(',') })),
-  );
-}
+const QUERIES = { ASC: auditQueries('ASC'), DESC: auditQueries('DESC') };
 
 /** Entries whose lists are already joined, as the accounting journal carries them. */
-export async function addAuditRows(primary: Queryable, entries: AuditRow[]): Promise<void> {
+export async function addAuditRows(db: Queryable, entries: AuditRow[]): Promise<void> {
   if (entries.length === 0) return;
-  await query(primary, {
+  // One statement for a whole batch: ids are drawn first (a CTE used twice is evaluated once), so that
+  // the entries and their record-id index rows are written together.
+  await query(db, {
     text: `WITH input AS (
              SELECT nextval(pg_get_serial_sequence('audit_log', 'id')) AS id, u.*
              FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::smallint[])
@@ -60,35 +44,30 @@ export async function addAuditRows(primary: Queryable, entries: AuditRow[]): Pro
   });
 }
 
-/** Unbounded reads are capped here rather than trusted to the caller. */
-const MAX_ROWS = 1_000_000;
+export const addAudit = (db: Queryable, entries: AuditEntry[]) => addAuditRows(db, entries.map(toAuditRow));
 
-export async function audit(primary: pg.Pool, filter: AuditFilter): Promise<AuditEntry[]> {
-  const columns = 'a.at, a.key_id, a.operation, a.params, a.matched, a.status';
-  const byRecord = filter.recordId !== undefined;
+export async function audit(db: Queryable, filter: AuditFilter): Promise<AuditEntry[]> {
+  const { since, limit } = auditBounds(POSTGRES, filter);
   const direction = filter.newestFirst ? 'DESC' : 'ASC';
-  const { rows } = await query<Row>(primary, {
-    text: `SELECT ${columns}
-           FROM ${byRecord ? 'audit_match m JOIN audit_log a ON a.id = m.audit_id' : 'audit_log a'}
-           WHERE ${byRecord ? 'm.record_id = $4' : '$4::text IS NULL'}
-             AND ($1::text IS NULL OR a.key_id = $1)
-             AND ($2::timestamptz IS NULL OR a.at >= $2)
-           ORDER BY a.at ${direction}, a.id ${direction} LIMIT $3`,
-    values: [
-      filter.keyId ?? null,
-      filter.since === undefined ? null : new Date(filter.since).toISOString(),
-      filter.limit ?? MAX_ROWS,
-      filter.recordId ?? null,
-    ],
-  });
+  const { rows } =
+    filter.recordId !== undefined
+      ? await query<StoredAuditRow>(db, {
+          text: `SELECT ${AUDIT_COLUMNS} FROM audit_match m JOIN audit_log a ON a.id = m.audit_id
+                 WHERE m.record_id = $1 AND ($2::text IS NULL OR a.key_id = $2) AND a.at >= $3
+                 ${auditOrder(direction)} LIMIT $4`,
+          values: [filter.recordId, filter.keyId ?? null, since, limit],
+        })
+      : filter.keyId !== undefined
+        ? await query<StoredAuditRow>(db, {
+            text: QUERIES[direction].byKey,
+            values: [filter.keyId, since, limit],
+          })
+        : await query<StoredAuditRow>(db, { text: QUERIES[direction].all, values: [since, limit] });
   return rows.map(toAuditEntry);
 }
 
 /** Index rows go with their entries (ON DELETE CASCADE). */
-export async function pruneAudit(primary: pg.Pool, before: Date): Promise<number> {
-  const { rowCount } = await query(primary, {
-    text: 'DELETE FROM audit_log WHERE at < $1',
-    values: [before.toISOString()],
-  });
+export async function pruneAudit(db: Queryable, before: Date): Promise<number> {
+  const { rowCount } = await query(db, { text: PRUNE_AUDIT, values: [before.toISOString()] });
   return rowCount ?? 0;
 }

@@ -1,11 +1,9 @@
 // The identifier index on PostgreSQL: each record lists its identifiers, and the index rows follow the list.
 import type pg from 'pg';
-import type { Entity, RecordToStore } from '../store.js';
+import type { RecordToStore } from '../records.js';
+import { type EntityTables, IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { type BinaryCopyEncoder, copyEncoded } from './binary-copy.js';
-import { type ENTITY_TABLES, IDENTIFIER_KIND_CODES } from './schema.js';
 import { forgetEmployeesCountry } from './search-writes.js';
-
-export type Tables = (typeof ENTITY_TABLES)[Entity];
 
 /** One row of the identifier index. */
 export interface IdentifierRow {
@@ -66,7 +64,7 @@ export async function preferIndexProbes(client: pg.PoolClient): Promise<void> {
 /** Sends the index rows encoded with encodeIdentifiers. */
 export async function addIdentifiers(
   client: pg.PoolClient,
-  t: Tables,
+  t: EntityTables,
   rows: BinaryCopyEncoder,
 ): Promise<void> {
   if (rows.rows > 0) await copyEncoded(client, `${t.identifiers} (kind, value, rid)`, rows);
@@ -74,7 +72,7 @@ export async function addIdentifiers(
 
 export async function removeIdentifiers(
   client: pg.PoolClient,
-  t: Tables,
+  t: EntityTables,
   rows: IdentifierRow[],
 ): Promise<void> {
   if (rows.length === 0) return;
@@ -89,7 +87,7 @@ export async function removeIdentifiers(
  * Deletes records and their index rows inside the caller's transaction; returns how many existed.
  * @example await inTransaction(pool, (client) => deleteRecords(client, ENTITY_TABLES.people, ids))
  */
-export async function deleteRecords(client: pg.PoolClient, t: Tables, ids: string[]): Promise<number> {
+export async function deleteRecords(client: pg.PoolClient, t: EntityTables, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   await preferIndexProbes(client);
   const { rows } = await client.query<{ rid: string; id: string; idents: string[] }>({

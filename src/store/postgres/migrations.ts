@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
-import { IDENTIFIER_KIND_CODES } from './schema.js';
+import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { fillSearchRows } from './search-writes.js';
 
 export interface Migration {
@@ -192,7 +192,7 @@ INSERT INTO retired_key_hashes (hash, key_id)
   {
     version: 8,
     name: 'search tables',
-    // Each record's derived search columns (src/search/facts.ts), keyed by its rid and deleted with it;
+    // Each record's derived search columns (src/store/search-facts.ts), keyed by its rid and deleted with it;
     // B-tree indexes for searches in id order, trigram indexes for words (position, q). Words are kept
     // folded ('  head of sales'), so LIKE '% hea%' is "a word starting hea" exactly, as on SQLite.
     sql: `

@@ -1,8 +1,9 @@
 // Keeps PostgreSQL's search tables in step with the records: rows written with each upsert batch (and by
 // the migration that adds them); a record's delete cascades to its row.
 import type pg from 'pg';
-import { type CompanyFacts, factsOf, type PersonFacts, type SearchFacts } from '../../search/facts.js';
-import type { Entity } from '../store.js';
+import type { Entity } from '../../vocabulary/entities.js';
+import { type CompanyFacts, factsOf, type PersonFacts, type SearchFacts } from '../search-facts.js';
+import { COMPANY_COLUMNS, employeesCountrySql, PERSON_COLUMNS } from '../sql/search-columns.js';
 
 /** A record written by an upsert: its rid, id, and facts (worked out, or from its body). */
 export interface SearchRow {
@@ -12,39 +13,8 @@ export interface SearchRow {
   body: string;
 }
 
-const PERSON_COLUMNS: Array<[keyof PersonFacts, string]> = [
-  ['company_id', 'text'],
-  ['seniority', 'smallint'],
-  ['department', 'smallint'],
-  ['location_country', 'text'],
-  ['state', 'text'],
-  ['position', 'text'],
-  ['name', 'text'],
-  ['headline', 'text'],
-  ['skills', 'text'],
-  ['skill_keys', 'text'],
-  ['location', 'text'],
-];
-
-const COMPANY_COLUMNS: Array<[keyof CompanyFacts, string]> = [
-  ['country', 'text'],
-  ['states', 'text'],
-  ['industries', 'text'],
-  ['technologies', 'text'],
-  ['size', 'text'],
-  ['revenue', 'text'],
-  ['year_founded', 'int'],
-  ['name', 'text'],
-  ['description', 'text'],
-  ['keywords', 'text'],
-];
-
-/** A company's country as its people without one of their own take it: AU or NZ, else none. */
-const PEOPLE_COUNTRY = (company: string) =>
-  `CASE WHEN ${company}.country IN ('AU', 'NZ') THEN ${company}.country END`;
-
 /** Upserts rows by rid from one array per column (unnest), the facts' columns in `columns` order. */
-function upsertStatement(columns: Array<[string, string]>, extra: string[] = []) {
+function upsertStatement(columns: ReadonlyArray<readonly [string, string]>, extra: string[] = []) {
   const names = columns.map(([name]) => name);
   const arrays = columns.map(([, type], i) => `$${i + 3}::${type}[]`).join(', ');
   const set = [...names, ...extra].map((name) => `${name} = excluded.${name}`).join(', ');
@@ -73,7 +43,7 @@ async function writePeople(client: pg.ClientBase, rows: SearchRow[], positions: 
   await client.query({
     text: `INSERT INTO people_search (rid, id, ${names.join(', ')}, country)
            SELECT u.*, coalesce(u.location_country,
-             (SELECT ${PEOPLE_COUNTRY('c')} FROM companies_search c WHERE c.id = u.company_id))
+             (SELECT ${employeesCountrySql('c')} FROM companies_search c WHERE c.id = u.company_id))
            FROM unnest($1::bigint[], $2::text[], ${arrays}) AS u (rid, id, ${names.join(', ')})
            ON CONFLICT (rid) DO UPDATE SET ${set}`,
     values: [
@@ -101,10 +71,10 @@ async function writeCompanies(client: pg.ClientBase, rows: SearchRow[]): Promise
   });
   // Their people who have no country of their own take the company's, where it changed.
   await client.query({
-    text: `UPDATE people_search p SET country = ${PEOPLE_COUNTRY('c')}
+    text: `UPDATE people_search p SET country = ${employeesCountrySql('c')}
            FROM companies_search c
            WHERE c.rid = ANY($1::bigint[]) AND p.company_id = c.id AND p.location_country IS NULL
-             AND p.country IS DISTINCT FROM ${PEOPLE_COUNTRY('c')}`,
+             AND p.country IS DISTINCT FROM ${employeesCountrySql('c')}`,
     values: [rids],
   });
 }

@@ -1,14 +1,14 @@
-// Searches on PostgreSQL: the shared SQL (../search-sql.ts), with pg_trgm indexes finding words.
+// The search role on PostgreSQL: the shared SQL (../sql/search.ts), with pg_trgm indexes finding words.
 import type pg from 'pg';
 import {
   type CompanyFilters,
   type PeopleFilters,
   type SearchPage,
   type SearchQuery,
+  type SearchStore,
   totalOf,
-} from '../../search/query.js';
+} from '../search.js';
 import {
-  choosePlan,
   type Dialect,
   type PreparedSearch,
   planHints,
@@ -16,9 +16,10 @@ import {
   preparePeopleSearch,
   renderCount,
   renderPage,
-  type SearchTables,
+  searchTables,
   type TextCondition,
-} from '../search-sql.js';
+} from '../sql/search.js';
+import { choosePlan } from '../sql/search-plan.js';
 import { query } from './pool.js';
 
 /** Columns with a trigram index: a word condition on them can be a LIKE the index answers. */
@@ -74,20 +75,8 @@ class PostgresDialect implements Dialect {
   }
 }
 
-const TABLES: Record<'people' | 'companies', SearchTables> = {
-  people: {
-    records: 'people',
-    search: 'people_search',
-    textFields: ['name', 'position', 'headline', 'skills'],
-    allText: 's.text',
-  },
-  companies: {
-    records: 'companies',
-    search: 'companies_search',
-    textFields: ['name', 'description', 'keywords'],
-    allText: 's.text',
-  },
-};
+/** A row's text is a generated column of the search tables (migration 8). */
+const TABLES = { people: searchTables('people', 's.text'), companies: searchTables('companies', 's.text') };
 
 type HitRow = { id: string; body: string; rank: number };
 
@@ -113,10 +102,15 @@ async function run(pool: pg.Pool, prepared: PreparedSearch): Promise<SearchPage>
   return { total, hits: page.rows.map((row) => ({ id: row.id, body: row.body, rank: Number(row.rank) })) };
 }
 
-export function searchPeople(pool: pg.Pool, q: SearchQuery<PeopleFilters>): Promise<SearchPage> {
-  return run(pool, preparePeopleSearch(TABLES.people, q));
-}
+/** Searches read the read pool (a replica when DATABASE_READ_URL is set), as lookups do. */
+export class PostgresSearch implements SearchStore {
+  constructor(private readonly replica: pg.Pool) {}
 
-export function searchCompanies(pool: pg.Pool, q: SearchQuery<CompanyFilters>): Promise<SearchPage> {
-  return run(pool, prepareCompanySearch(TABLES.companies, q));
+  searchPeople(q: SearchQuery<PeopleFilters>): Promise<SearchPage> {
+    return run(this.replica, preparePeopleSearch(TABLES.people, q));
+  }
+
+  searchCompanies(q: SearchQuery<CompanyFilters>): Promise<SearchPage> {
+    return run(this.replica, prepareCompanySearch(TABLES.companies, q));
+  }
 }

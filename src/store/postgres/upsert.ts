@@ -1,7 +1,9 @@
 // Batch upsert: new records COPYed straight into place, others staged and updated, identifiers by difference.
 import { hash } from 'node:crypto';
 import type pg from 'pg';
-import type { Entity, RecordToStore, UpsertCounts } from '../store.js';
+import type { Entity } from '../../vocabulary/entities.js';
+import type { RecordToStore, UpsertCounts } from '../records.js';
+import { ENTITY_TABLES, type EntityTables, IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { BinaryCopyEncoder, copyBinary } from './binary-copy.js';
 import {
   addIdentifiers,
@@ -12,9 +14,7 @@ import {
   identifierRow,
   preferIndexProbes,
   removeIdentifiers,
-  type Tables,
 } from './identifiers.js';
-import { ENTITY_TABLES, IDENTIFIER_KIND_CODES } from './schema.js';
 import { writeSearchRows } from './search-writes.js';
 
 /** Refuses a batch that would store something other than what was asked, before any of it is written. */
@@ -51,7 +51,7 @@ interface Placed {
   keys: string[];
 }
 
-async function allocateRids(client: pg.PoolClient, t: Tables, count: number): Promise<number[]> {
+async function allocateRids(client: pg.PoolClient, t: EntityTables, count: number): Promise<number[]> {
   // One row holding an array: thousands of one-column rows cost more to parse than the numbers themselves.
   const { rows } = await client.query<{ rids: string[] }>({
     text: `SELECT array_agg(nextval('${t.records}_rid_seq')) AS rids FROM generate_series(1, $1)`,
@@ -66,7 +66,7 @@ async function allocateRids(client: pg.PoolClient, t: Tables, count: number): Pr
  */
 async function insertRecords(
   client: pg.PoolClient,
-  t: Tables,
+  t: EntityTables,
   fresh: RecordToStore[],
   rids: number[],
   added: BinaryCopyEncoder,
@@ -80,7 +80,7 @@ async function insertRecords(
 }
 
 /** Rewrites records on file through a staging table that keeps the record table's column compression. */
-async function updateRecords(client: pg.PoolClient, t: Tables, changed: Placed[]): Promise<void> {
+async function updateRecords(client: pg.PoolClient, t: EntityTables, changed: Placed[]): Promise<void> {
   const stage = `enrich_stage_${t.records}`;
   // Kept for the session and emptied at each commit.
   await client.query(
@@ -102,7 +102,7 @@ interface OnFile {
 }
 
 /** Locks the batch's records that are on file, in id order so concurrent imports queue, not deadlock. */
-async function lockRecordsOnFile(client: pg.PoolClient, t: Tables, records: RecordToStore[]) {
+async function lockRecordsOnFile(client: pg.PoolClient, t: EntityTables, records: RecordToStore[]) {
   const { rows } = await client.query<OnFile>({
     text: `SELECT rid, id, etag, idents FROM ${t.records} WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
     values: [records.map((r) => r.id)],
@@ -114,7 +114,11 @@ async function lockRecordsOnFile(client: pg.PoolClient, t: Tables, records: Reco
  * Of records whose etag and identifiers are unchanged, those whose body is unchanged too, compared by
  * digest so that no body crosses the wire. Asked only on a re-import: new records have no candidates.
  */
-async function unchangedBodies(client: pg.PoolClient, t: Tables, candidates: Placed[]): Promise<Set<Placed>> {
+async function unchangedBodies(
+  client: pg.PoolClient,
+  t: EntityTables,
+  candidates: Placed[],
+): Promise<Set<Placed>> {
   if (candidates.length === 0) return new Set();
   const { rows } = await client.query<{ rid: string; digest: string }>({
     text: `SELECT rid, encode(sha256(textsend(body)), 'hex') AS digest FROM ${t.records} WHERE rid = ANY($1::bigint[])`,
@@ -128,7 +132,7 @@ const sameKeys = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((key, i) => key === b[i]);
 
 /** Writes a deduplicated batch; see upsertBatch. Returns the records written: new, then changed. */
-async function writeBatch(client: pg.PoolClient, t: Tables, records: RecordToStore[]) {
+async function writeBatch(client: pg.PoolClient, t: EntityTables, records: RecordToStore[]) {
   const onFile = await lockRecordsOnFile(client, t, records);
   const fresh = records.filter((r) => !onFile.has(r.id));
   const rids = fresh.length > 0 ? await allocateRids(client, t, fresh.length) : [];

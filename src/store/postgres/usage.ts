@@ -1,20 +1,21 @@
-// Usage metering on PostgreSQL: per key, day and operation, added to by each flush of a server's meter.
-import type pg from 'pg';
-import type { Operation, UsageFilter, UsageRow } from '../store.js';
+// Usage metering and quota counts on PostgreSQL: the shared statements (../sql/usage.ts), every row of a
+// flush in one statement.
+import type { Operation } from '../../vocabulary/operations.js';
+import type { UsageFilter, UsageRow } from '../accounting.js';
+import { POSTGRES } from '../sql/spelling.js';
+import {
+  inKeyOrder,
+  quotaInKeyOrder,
+  type USAGE_COUNTS,
+  usageStatements,
+  usageValues,
+} from '../sql/usage.js';
 import { type Queryable, query } from './pool.js';
 
-const COUNTS = ['requests', 'matched', 'not_found', 'ambiguous', 'rejected'] as const;
+const SQL = usageStatements(POSTGRES);
 
-interface Row {
-  key_id: string;
-  day: string;
-  operation: string;
-  requests: string;
-  matched: string;
-  not_found: string;
-  ambiguous: string;
-  rejected: string;
-}
+/** A usage row as PostgreSQL gives it back: counts as bigints' text. */
+type Row = { key_id: string; day: string; operation: string } & Record<(typeof USAGE_COUNTS)[number], string>;
 
 const toUsageRow = (row: Row): UsageRow => ({
   key_id: row.key_id,
@@ -27,35 +28,39 @@ const toUsageRow = (row: Row): UsageRow => ({
   rejected: Number(row.rejected),
 });
 
-/** One statement, rows in key order so that concurrent flushes lock alike and cannot deadlock. */
-export async function addUsage(primary: Queryable, rows: UsageRow[]): Promise<void> {
+/** The columns of rows as arrays, one per parameter of an unnesting statement. */
+const byColumn = (rows: ReadonlyArray<readonly unknown[]>, width: number) =>
+  Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
+
+export async function addUsage(db: Queryable, rows: UsageRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const sorted = [...rows].sort((a, b) => {
-    const x = `${a.key_id}|${a.day}|${a.operation}`;
-    const y = `${b.key_id}|${b.day}|${b.operation}`;
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
-  await query(primary, {
-    text: `INSERT INTO key_usage (key_id, day, operation, ${COUNTS.join(', ')})
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[],
-                                $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
-           ON CONFLICT (key_id, day, operation) DO UPDATE SET
-           ${COUNTS.map((c) => `${c} = key_usage.${c} + EXCLUDED.${c}`).join(', ')}`,
-    values: [
-      sorted.map((r) => r.key_id),
-      sorted.map((r) => r.day),
-      sorted.map((r) => r.operation),
-      ...COUNTS.map((c) => sorted.map((r) => r[c])),
-    ],
-  });
+  const values = inKeyOrder(rows).map(usageValues);
+  await query(db, { text: SQL.add, values: byColumn(values, values[0]!.length) });
 }
 
-export async function usage(primary: pg.Pool, filter: UsageFilter): Promise<UsageRow[]> {
-  const { rows } = await query<Row>(primary, {
-    text: `SELECT key_id, day, operation, ${COUNTS.join(', ')} FROM key_usage
-           WHERE ($1::text IS NULL OR key_id = $1) AND day >= $2
-           ORDER BY day, key_id, operation COLLATE "C"`,
-    values: [filter.keyId ?? null, filter.since ?? ''],
-  });
+export async function usage(db: Queryable, filter: UsageFilter): Promise<UsageRow[]> {
+  const since = filter.since ?? '';
+  const { rows } =
+    filter.keyId === undefined
+      ? await query<Row>(db, { text: SQL.all, values: [since] })
+      : await query<Row>(db, { text: SQL.ofKey, values: [filter.keyId, since] });
   return rows.map(toUsageRow);
+}
+
+export async function quotaUsed(db: Queryable, keyId: string, period: string): Promise<number> {
+  const { rows } = await query<{ matched: string }>(db, {
+    name: 'enrich_quota_used',
+    text: SQL.quotaUsed,
+    values: [keyId, period],
+  });
+  return rows[0] ? Number(rows[0].matched) : 0;
+}
+
+export async function addQuotaUse(db: Queryable, period: string, counts: Map<string, number>): Promise<void> {
+  const entries = quotaInKeyOrder(counts);
+  if (entries.length === 0) return;
+  await query(db, {
+    text: SQL.addQuota,
+    values: [entries.map(([keyId]) => keyId), entries.map(() => period), entries.map(([, n]) => n)],
+  });
 }

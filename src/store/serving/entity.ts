@@ -1,7 +1,8 @@
 // An entity's part of the serving index: how a record is encoded and read, how a change is applied, and
 // how the whole part is built from the store of record with sorted reads and writes.
 import type { Database, RootDatabase } from 'lmdb';
-import type { Entity, ServedRecord } from '../store.js';
+import type { Entity } from '../../vocabulary/entities.js';
+import type { ServedRecord } from '../records.js';
 import { CROWDED, MAX_LISTED, withId, withoutId } from './id-lists.js';
 import type { IndexSource, RecordChange, SourceRow } from './source.js';
 

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type Database, open, type RootDatabase } from 'lmdb';
-import type { Entity, IdentifierKind, ServedRecord } from '../store.js';
+import type { Entity, IdentifierKind } from '../../vocabulary/entities.js';
+import type { ServedRecord } from '../records.js';
 import { applyChange, buildEntity, type EntityDbs, encodeRow, served } from './entity.js';
 import { CROWDED, listedIds } from './id-lists.js';
 import type { IndexSource, RecordChange, SourceRow, WriteScope } from './source.js';
@@ -67,7 +68,7 @@ export class ServingIndex {
 
   /**
    * Opens (creating) the index at `path` for the store `source` reads.
-   * @example const index = ServingIndex.open('./data/enrich.db-index', source, KIND_CODES);
+   * @example const index = ServingIndex.open('./data/enrich.db-index', source, IDENTIFIER_KIND_CODES);
    */
   static open(path: string, source: IndexSource, kindCodes: Readonly<Record<IdentifierKind, number>>) {
     // No fsync: the index is derived from SQLite, which is durable; after a machine crash that lost

@@ -1,5 +1,5 @@
 // What the serving index follows: the store of record's rows, the changes a write made, and how to read it.
-import type { Entity } from '../store.js';
+import type { Entity } from '../../vocabulary/entities.js';
 
 /** A record as the store of record holds it: `idents` is its identifier list, `[[kind code, value], …]`. */
 export interface SourceRow {

@@ -1,39 +1,22 @@
 // The audit log on SQLite: one row per lookup, and an index row per record id it disclosed.
 import type Database from 'better-sqlite3';
-import type { AuditEntry, AuditFilter, AuditRow, Operation } from '../store.js';
-
-/** A row as read back: operation as stored text. */
-interface StoredAuditRow extends Omit<AuditRow, 'operation'> {
-  operation: string;
-}
-
-/** Parameter names and record ids never hold a comma, so a list is kept as one comma-joined text. */
-export const joinList = (items: readonly string[]) => items.join(',');
-export const splitList = (text: string) => (text === '' ? [] : text.split(','));
-
-export const toAuditRow = (e: AuditEntry): AuditRow => ({
-  at: e.at,
-  key_id: e.key_id,
-  operation: e.operation,
-  params: joinList(e.params),
-  matched: joinList(e.matched),
-  status: e.status,
-});
-
-export const toAuditEntry = (row: StoredAuditRow): AuditEntry => ({
-  at: row.at,
-  key_id: row.key_id,
-  operation: row.operation as Operation,
-  params: splitList(row.params),
-  matched: splitList(row.matched),
-  status: row.status,
-});
+import type { AuditEntry, AuditFilter, AuditRow } from '../accounting.js';
+import {
+  AUDIT_COLUMNS,
+  auditBounds,
+  auditOrder,
+  auditQueries,
+  PRUNE_AUDIT,
+  type StoredAuditRow,
+  splitList,
+  toAuditEntry,
+  toAuditRow,
+} from '../sql/audit.js';
+import { SQLITE } from '../sql/spelling.js';
+import { numbered } from './numbered.js';
 
 /** Entries per INSERT statement when adding many. */
 const ROWS_PER_INSERT = 50;
-
-/** Unbounded reads are capped here rather than trusted to the caller. */
-const MAX_ROWS = 1_000_000;
 
 /**
  * The record index (audit_match) is keyed by (bucket, record id, audit id), a bucket being this many
@@ -53,33 +36,29 @@ const bucketOf = (auditId: number | bigint) => Number(auditId) >> AUDIT_BUCKET_B
 const LATE_MS = 86_400_000;
 const shift = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
-interface QueryParams {
+/** The parameters of a query by record id: the key may be null (any key). */
+interface ByRecordParams {
   key_id: string | null;
-  record_id: string | null;
-  /** '' when not given: every ISO time sorts after it, and the (key_id, at) index still applies. */
+  record_id: string;
   since: string;
   limit: number;
+  first: number;
+  last: number;
 }
 
-const COLUMNS = 'a.at, a.key_id, a.operation, a.params, a.matched, a.status';
-
-/** The queries of the log in one order: 'ASC' oldest first, 'DESC' newest first. */
+/** The queries of the log in one order: the shared ones, and by record through the bucketed index. */
 function prepareQueries(db: Database.Database, direction: 'ASC' | 'DESC') {
-  const order = `ORDER BY a.at ${direction}, a.id ${direction} LIMIT @limit`;
-  const select = (where: string) =>
-    db.prepare<QueryParams, StoredAuditRow>(
-      `SELECT ${COLUMNS} FROM audit_log a WHERE ${where} AND a.at >= @since ${order}`,
-    );
+  const shared = auditQueries(direction);
   return {
-    all: select('@key_id IS NULL'),
-    byKey: select('a.key_id = @key_id'),
+    all: db.prepare<[Record<number, unknown>], StoredAuditRow>(shared.all),
+    byKey: db.prepare<[Record<number, unknown>], StoredAuditRow>(shared.byKey),
     // One search of the index per bucket, from the first that can hold an entry at or after @since.
-    byRecord: db.prepare<QueryParams & { first: number; last: number }, StoredAuditRow>(
+    byRecord: db.prepare<[ByRecordParams], StoredAuditRow>(
       `WITH RECURSIVE buckets(n) AS (SELECT @first UNION ALL SELECT n + 1 FROM buckets WHERE n < @last)
-       SELECT ${COLUMNS} FROM buckets
+       SELECT ${AUDIT_COLUMNS} FROM buckets
          JOIN audit_match m ON m.bucket = buckets.n AND m.record_id = @record_id
          JOIN audit_log a ON a.id = m.audit_id
-       WHERE (@key_id IS NULL OR a.key_id = @key_id) AND a.at >= @since ${order}`,
+       WHERE (@key_id IS NULL OR a.key_id = @key_id) AND a.at >= @since ${auditOrder(direction)} LIMIT @limit`,
     ),
   };
 }
@@ -101,19 +80,19 @@ function prepare(db: Database.Database) {
     firstId: db.prepare<[], number | null>('SELECT min(id) FROM audit_log').pluck(),
     lastId: db.prepare<[], number | null>('SELECT max(id) FROM audit_log').pluck(),
     pruneBuckets: db.prepare<[number]>('DELETE FROM audit_match WHERE bucket < ?'),
-    prune: db.prepare<[string]>('DELETE FROM audit_log WHERE at < ?'),
+    prune: db.prepare<[Record<number, unknown>]>(PRUNE_AUDIT),
   };
 }
 
 /** The audit statements of one connection, each prepared once. */
 export class SqliteAudit {
-  private readonly s: ReturnType<typeof prepare>;
+  private readonly statements: ReturnType<typeof prepare>;
   private readonly addBatch: (rows: AuditRow[]) => void;
   private readonly pruneBatch: (before: string) => number;
 
   constructor(db: Database.Database) {
-    const s = prepare(db);
-    this.s = s;
+    const statements = prepare(db);
+    this.statements = statements;
     // Rows go in ROWS_PER_INSERT at a time: one statement per row spent more on binding and stepping
     // than on the rows themselves. A statement's rows take consecutive ids, ending at lastInsertRowid.
     const insertMany = db.prepare(
@@ -141,23 +120,30 @@ export class SqliteAudit {
       }
       for (; i < rows.length; i++) {
         const r = rows[i]!;
-        const { lastInsertRowid } = s.insert.run(r.at, r.key_id, r.operation, r.params, r.matched, r.status);
+        const { lastInsertRowid } = statements.insert.run(
+          r.at,
+          r.key_id,
+          r.operation,
+          r.params,
+          r.matched,
+          r.status,
+        );
         addMatches(r, Number(lastInsertRowid));
       }
       const width = 3 * ROWS_PER_INSERT;
       let m = 0;
       for (; m + width <= matches.length; m += width) matchMany.run(matches.slice(m, m + width));
       for (; m < matches.length; m += 3) {
-        s.insertMatch.run(matches[m] as number, matches[m + 1] as string, matches[m + 2] as number);
+        statements.insertMatch.run(matches[m] as number, matches[m + 1] as string, matches[m + 2] as number);
       }
     });
     this.pruneBatch = db.transaction((before: string) => {
       // Every entry below `bound` is older than `before`, so whole buckets below its bucket go at once.
       // Index rows of older entries among newer ones go with their bucket at a later prune; the log
       // never shows them, as their entries are gone.
-      const bound = s.lastBefore.get(shift(before, -LATE_MS));
-      if (bound !== undefined) s.pruneBuckets.run(bucketOf(bound));
-      return s.prune.run(before).changes;
+      const bound = statements.lastBefore.get(shift(before, -LATE_MS));
+      if (bound !== undefined) statements.pruneBuckets.run(bucketOf(bound));
+      return statements.prune.run(numbered(before)).changes;
     });
   }
 
@@ -171,31 +157,36 @@ export class SqliteAudit {
   }
 
   query(filter: AuditFilter): AuditEntry[] {
-    const params: QueryParams = {
-      key_id: filter.keyId ?? null,
-      record_id: filter.recordId ?? null,
-      since: filter.since === undefined ? '' : new Date(filter.since).toISOString(),
-      limit: filter.limit ?? MAX_ROWS,
-    };
-    const queries = filter.newestFirst ? this.s.newestFirst : this.s.oldestFirst;
+    const { since, limit } = auditBounds(SQLITE, filter);
+    const queries = filter.newestFirst ? this.statements.newestFirst : this.statements.oldestFirst;
     if (filter.recordId !== undefined) {
-      const first = this.firstCandidate(params.since);
-      const last = this.s.lastId.get();
+      const first = this.firstCandidate(since);
+      const last = this.statements.lastId.get();
       if (first === undefined || last === null || last === undefined) return [];
       return queries.byRecord
-        .all({ ...params, first: bucketOf(first), last: bucketOf(last) })
+        .all({
+          key_id: filter.keyId ?? null,
+          record_id: filter.recordId,
+          since,
+          limit,
+          first: bucketOf(first),
+          last: bucketOf(last),
+        })
         .map(toAuditEntry);
     }
-    const statement = filter.keyId !== undefined ? queries.byKey : queries.all;
-    return statement.all(params).map(toAuditEntry);
+    const rows =
+      filter.keyId === undefined
+        ? queries.all.all(numbered(since, limit))
+        : queries.byKey.all(numbered(filter.keyId, since, limit));
+    return rows.map(toAuditEntry);
   }
 
   /** The smallest id an entry at or after `since` ('' for all) can have, or undefined for an empty log. */
   private firstCandidate(since: string): number | undefined {
-    const first = this.s.firstId.get();
+    const first = this.statements.firstId.get();
     if (first === null || first === undefined) return undefined;
     if (since === '') return first;
-    return this.s.lastBefore.get(shift(since, -LATE_MS)) ?? first;
+    return this.statements.lastBefore.get(shift(since, -LATE_MS)) ?? first;
   }
 
   prune(before: Date): number {

@@ -26,13 +26,19 @@ export type CopyProgress = (copied: number, total: number) => void;
 /** A bulk load's mark, rewritten as a process that has gone: whoever opens the copy finishes the load. */
 const ABANDONED_WRITER = JSON.stringify({ pid: 0, started: 0 });
 
+const tablesOf = (db: Database.Database) =>
+  new Set(db.prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all());
+
+/** The keys' table: `api_keys` since version 13, `keys` in a backup taken before. */
+const keysTableOf = (tables: Set<string>) => (tables.has('api_keys') ? 'api_keys' : 'keys');
+
 function contents(db: Database.Database): StoreContents {
   const count = (table: string) => db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get()!;
   return {
     schemaVersion: db.pragma('user_version', { simple: true }) as number,
     people: count('people'),
     companies: count('companies'),
-    keys: count('keys'),
+    keys: count(keysTableOf(tablesOf(db))),
   };
 }
 
@@ -140,10 +146,8 @@ export function openBackup(file: string): Database.Database {
   }
   try {
     const version = db.pragma('user_version', { simple: true }) as number;
-    const tables = new Set(
-      db.prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all(),
-    );
-    if (version === 0 || !['people', 'companies', 'keys'].every((t) => tables.has(t))) {
+    const tables = tablesOf(db);
+    if (version === 0 || !['people', 'companies', keysTableOf(tables)].every((t) => tables.has(t))) {
       throw new NotAStoreError(`${file} is a SQLite database but not an Enrich store`);
     }
     if (version > SCHEMA_VERSION) {

@@ -1,11 +1,12 @@
 // A bulk load into an empty entity on SQLite: records and search rows only, many per statement, then the
 // identifier and search indexes built once, sorted, from what the records carry.
 import type Database from 'better-sqlite3';
-import type { SearchFacts } from '../../search/facts.js';
+import type { Entity } from '../../vocabulary/entities.js';
+import type { UpsertCounts } from '../records.js';
+import type { SearchFacts } from '../search-facts.js';
 import type { SourceRow } from '../serving/source.js';
 import { isAlive, thisWriter, type WriterId } from '../serving/writers.js';
-import type { Entity, UpsertCounts } from '../store.js';
-import { TABLES } from './schema.js';
+import { ENTITY_TABLES } from '../sql/tables.js';
 import type { SqliteSearchWrites } from './search-writes.js';
 
 /** A record as a bulk load writes it, with its search facts when the parse workers worked them out. */
@@ -23,7 +24,7 @@ const FINISH_CACHE_KIB = -131_072;
 const BULK_CHECKPOINT_PAGES = 16_384;
 
 function prepareEntity(db: Database.Database, entity: Entity) {
-  const { records, idents } = TABLES[entity];
+  const { records, identifiers } = ENTITY_TABLES[entity];
   // RETURNING names each row's rid, for its search row.
   const upsert = (rows: number) =>
     db
@@ -39,10 +40,10 @@ function prepareEntity(db: Database.Database, entity: Entity) {
     empty: db.prepare<[], number>(`SELECT NOT EXISTS (SELECT 1 FROM ${records})`).pluck(),
     // The rowid B-tree's last entry: one page read, however many records.
     lastRid: db.prepare<[], number>(`SELECT coalesce(max(rid), 0) FROM ${records}`).pluck(),
-    clearIdents: db.prepare(`DELETE FROM ${idents}`),
+    clearIdentifiers: db.prepare(`DELETE FROM ${identifiers}`),
     // One sorted pass: the index's B-tree is filled in order instead of at random places.
-    buildIdents: db.prepare(
-      `INSERT OR IGNORE INTO ${idents} (kind, value, id)
+    buildIdentifiers: db.prepare(
+      `INSERT OR IGNORE INTO ${identifiers} (kind, value, id)
        SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), r.id
        FROM ${records} r, json_each(r.idents) j ORDER BY 1, 2, 3`,
     ),
@@ -66,7 +67,7 @@ export class SqliteBulk {
   private readonly writeTx: (entity: Entity, rows: BulkRow[]) => UpsertCounts;
   private readonly finishTx: (entity: Entity) => number;
 
-  /** `nextGeneration` bumps the store's generation (SqliteRecords'), in the caller's transaction. */
+  /** `nextGeneration` bumps the store's generation (SqliteRecordWrites'), in the caller's transaction. */
   constructor(
     private readonly db: Database.Database,
     nextGeneration: () => number,
@@ -87,31 +88,31 @@ export class SqliteBulk {
       return true;
     });
     const write = db.transaction((entity: Entity, rows: BulkRow[]) => {
-      const s = this.entities[entity];
+      const statements = this.entities[entity];
       const values = (from: number, to: number) =>
         rows.slice(from, to).flatMap(({ id, etag, body, idents }) => [id, etag, body, idents]);
       // A new row takes the rowid after the largest (the table has no AUTOINCREMENT), and only this
       // transaction writes: the rowids it added are the records it inserted; the rest replaced one.
-      const before = s.lastRid.get()!;
+      const before = statements.lastRid.get()!;
       const rids = new Map<string, number>();
       const placed = ([rid, id]: [number, string]) => rids.set(id, rid);
       let i = 0;
-      for (; i + ROWS <= rows.length; i += ROWS) s.many.all(values(i, i + ROWS)).forEach(placed);
-      for (; i < rows.length; i++) s.one.all(values(i, i + 1)).forEach(placed);
+      for (; i + ROWS <= rows.length; i += ROWS) statements.many.all(values(i, i + ROWS)).forEach(placed);
+      for (; i < rows.length; i++) statements.one.all(values(i, i + 1)).forEach(placed);
       // The last row of an id repeated in the batch is the one stored; the search index waits for finish.
       const last = new Map(rows.map((row) => [row.id, row]));
       for (const [id, rid] of rids) {
         const row = last.get(id)!;
         search.put(entity, rid, id, row.facts, row.body, false);
       }
-      const inserted = s.lastRid.get()! - before;
+      const inserted = statements.lastRid.get()! - before;
       nextGeneration();
       return { inserted, updated: rows.length - inserted };
     });
     const finish = db.transaction((entity: Entity) => {
-      const s = this.entities[entity];
-      s.clearIdents.run();
-      s.buildIdents.run();
+      const statements = this.entities[entity];
+      statements.clearIdentifiers.run();
+      statements.buildIdentifiers.run();
       marks.remove.run(entity);
       search.finishBulk(entity);
       return nextGeneration();

@@ -1,93 +1,43 @@
-// API keys, quota counts and usage on SQLite: the statements behind the key half of the Store.
+// The keys role on SQLite: the shared statements (../sql/keys.ts), and keys held in memory by hash, valid
+// until any process changes a key, so that a lookup authenticates without a query.
 import type Database from 'better-sqlite3';
-import type { ApiKey, KeyChanges, Scope, StoredKey, UsageFilter, UsageRow } from '../store.js';
+import type { Scope } from '../../vocabulary/operations.js';
+import type { ApiKey, KeyChanges, KeyStore, StoredKey } from '../keys.js';
+import type { ServingIndex } from '../serving/serving-index.js';
+import { keyChangeValues, keyStatements, newKeyValues } from '../sql/keys.js';
+import { SQLITE } from '../sql/spelling.js';
+import { numbered } from './numbered.js';
+import type { TurnSnapshot } from './snapshot.js';
 
+/** A key as SQLite holds it: its scopes as JSON text. */
 interface KeyRow extends Omit<StoredKey, 'scopes'> {
   scopes: string;
 }
 
-const KEY_COLUMNS =
-  'id, name, hash, scopes, rate, quota, created_at, expires_at, revoked_at, previous_hash, previous_expires_at';
-const KEY_COLUMNS_OF_K = KEY_COLUMNS.split(', ')
-  .map((column) => `k.${column}`)
-  .join(', ');
-const USAGE_COLUMNS = 'key_id, day, operation, requests, matched, not_found, ambiguous, rejected';
-
-interface KeyUpdate {
-  id: string;
-  name: string | null;
-  scopes: string | null;
-  rate: number | null;
-  set_quota: 0 | 1;
-  quota: number | null;
-  set_expires: 0 | 1;
-  expires_at: string | null;
-}
-
 const toStoredKey = (row: KeyRow): StoredKey => ({ ...row, scopes: JSON.parse(row.scopes) as Scope[] });
+
+const SQL = keyStatements(SQLITE);
 
 function prepare(db: Database.Database) {
   return {
-    create: db.prepare<[Omit<KeyRow, 'previous_hash' | 'previous_expires_at'>]>(
-      `INSERT INTO keys (id, name, hash, scopes, rate, quota, created_at, expires_at, revoked_at)
-       VALUES (@id, @name, @hash, @scopes, @rate, @quota, @created_at, @expires_at, @revoked_at)`,
-    ),
-    byHash: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE hash = ?`),
-    byRetiredHash: db.prepare<[string], KeyRow>(
-      `SELECT ${KEY_COLUMNS_OF_K} FROM retired_key_hashes r JOIN keys k ON k.id = r.key_id WHERE r.hash = ?`,
-    ),
-    byId: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE id = ?`),
-    list: db.prepare<[], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys ORDER BY created_at, rowid`),
-    // A null name, scopes or rate is "unchanged"; quota and expiry may be set to null, so they are
-    // changed when their flag is 1.
-    update: db.prepare<[KeyUpdate]>(
-      `UPDATE keys SET name = coalesce(@name, name), scopes = coalesce(@scopes, scopes),
-         rate = coalesce(@rate, rate),
-         quota = CASE WHEN @set_quota THEN @quota ELSE quota END,
-         expires_at = CASE WHEN @set_expires THEN @expires_at ELSE expires_at END
-       WHERE id = @id AND revoked_at IS NULL`,
-    ),
-    revoke: db.prepare<[string, string]>(
-      `UPDATE keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`,
-    ),
-    retire: db.prepare<[string]>(
-      `INSERT INTO retired_key_hashes (hash, key_id)
-       SELECT hash, id FROM keys WHERE id = ? AND revoked_at IS NULL`,
-    ),
-    rotate: db.prepare<[string, string, string]>(
-      `UPDATE keys SET previous_hash = hash, hash = ?, previous_expires_at = ?
-       WHERE id = ? AND revoked_at IS NULL`,
-    ),
-    quotaUsed: db
-      .prepare<[string, string], number>(`SELECT matched FROM quota_use WHERE key_id = ? AND period = ?`)
-      .pluck(),
-    addQuotaUse: db.prepare<[string, string, number]>(
-      `INSERT INTO quota_use (key_id, period, matched) VALUES (?, ?, ?)
-       ON CONFLICT (key_id, period) DO UPDATE SET matched = matched + excluded.matched`,
-    ),
-    addUsage: db.prepare<[UsageRow]>(
-      `INSERT INTO key_usage (${USAGE_COLUMNS})
-       VALUES (@key_id, @day, @operation, @requests, @matched, @not_found, @ambiguous, @rejected)
-       ON CONFLICT (key_id, day, operation) DO UPDATE SET
-         requests = requests + excluded.requests, matched = matched + excluded.matched,
-         not_found = not_found + excluded.not_found, ambiguous = ambiguous + excluded.ambiguous,
-         rejected = rejected + excluded.rejected`,
-    ),
-    usage: db.prepare<[string], UsageRow>(
-      `SELECT ${USAGE_COLUMNS} FROM key_usage WHERE day >= ? ORDER BY day, key_id, operation`,
-    ),
-    keyUsage: db.prepare<[string, string], UsageRow>(
-      `SELECT ${USAGE_COLUMNS} FROM key_usage WHERE key_id = ? AND day >= ? ORDER BY day, operation`,
-    ),
+    create: db.prepare<[Record<number, unknown>]>(SQL.create),
+    byHash: db.prepare<[Record<number, unknown>], KeyRow>(SQL.byHash),
+    byRetiredHash: db.prepare<[Record<number, unknown>], KeyRow>(SQL.byRetiredHash),
+    byId: db.prepare<[Record<number, unknown>], KeyRow>(SQL.byId),
+    list: db.prepare<[], KeyRow>(SQL.list),
+    update: db.prepare<[Record<number, unknown>]>(SQL.update),
+    revoke: db.prepare<[Record<number, unknown>]>(SQL.revoke),
+    rotate: db.prepare<[Record<number, unknown>], { previous_hash: string }>(SQL.rotate),
+    retire: db.prepare<[Record<number, unknown>]>(SQL.retire),
   };
 }
 
 /** Keys held by hash at most; past it the cache starts afresh, so made-up tokens cannot grow it. */
 const KEY_CACHE_LIMIT = 10_000;
 
-/** The key, quota and usage statements of one connection, each prepared once. */
-export class SqliteKeys {
-  private readonly s: ReturnType<typeof prepare>;
+/** The key statements of one connection, each prepared once; every write ends this turn's snapshot. */
+export class SqliteKeys implements KeyStore {
+  private readonly statements: ReturnType<typeof prepare>;
   /**
    * Keys by hash (null: no such key), valid while `version()` is unchanged and cleared by this
    * connection's own key writes. The version is the serving index's keys version when there is one
@@ -98,42 +48,49 @@ export class SqliteKeys {
   private readonly cache = new Map<string, StoredKey | null>();
   private cacheVersion = -1;
   private version: () => number;
-  private readonly addQuotaBatch: (period: string, counts: Map<string, number>) => void;
-  private readonly addUsageBatch: (rows: UsageRow[]) => void;
+  private index: ServingIndex | undefined;
   private readonly rotateOnce: (id: string, hash: string, previousExpiresAt: string) => boolean;
 
-  constructor(db: Database.Database) {
-    const s = prepare(db);
-    this.s = s;
+  constructor(
+    db: Database.Database,
+    private readonly snapshot: TurnSnapshot,
+  ) {
+    const statements = prepare(db);
+    this.statements = statements;
     const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.version = () => dataVersion.get()!;
-    this.addQuotaBatch = db.transaction((period: string, counts: Map<string, number>) => {
-      for (const [keyId, n] of counts) if (n !== 0) s.addQuotaUse.run(keyId, period, n);
-    });
-    this.addUsageBatch = db.transaction((rows: UsageRow[]) => {
-      for (const row of rows) s.addUsage.run(row);
-    });
     this.rotateOnce = db.transaction((id: string, hash: string, previousExpiresAt: string) => {
-      s.retire.run(id);
-      return s.rotate.run(hash, previousExpiresAt, id).changes > 0;
+      const rotated = statements.rotate.get(numbered(id, hash, previousExpiresAt));
+      if (rotated === undefined) return false;
+      statements.retire.run(numbered(rotated.previous_hash, id));
+      return true;
     });
   }
 
-  /** From now on, cached keys are valid while this version is unchanged. */
-  versionBy(version: () => number): void {
-    this.version = version;
+  /**
+   * From now on key writes go through the serving index's write protocol (every server sees them on its
+   * next request), and cached keys are valid while its keys version is unchanged.
+   */
+  serveFrom(index: ServingIndex): void {
+    this.index = index;
+    this.version = () => index.keysVersion();
     this.cache.clear();
   }
 
-  create(key: ApiKey): void {
-    const { id, name, hash, rate, quota, created_at, expires_at, revoked_at } = key;
-    const scopes = JSON.stringify(key.scopes);
-    this.s.create.run({ id, name, hash, scopes, rate, quota, created_at, expires_at, revoked_at });
+  /** A key write: this turn's snapshot ended first, the cache cleared, other servers told. */
+  private write<T>(write: () => T): T {
+    this.snapshot.end();
     this.cache.clear();
+    return this.index ? this.index.write('keys', [], () => ({ result: write() })) : write();
+  }
+
+  async createKey(key: ApiKey): Promise<void> {
+    this.write(() => this.statements.create.run(numbered(...newKeyValues(key, JSON.stringify(key.scopes)))));
   }
 
   /** The current hash first: a retired hash is looked up only for a token that is not current. */
-  findByHash(hash: string): StoredKey | undefined {
+  findKeyByHash(hash: string): StoredKey | undefined {
+    if (!this.index) this.snapshot.enter();
     const version = this.version();
     if (version !== this.cacheVersion || this.cache.size >= KEY_CACHE_LIMIT) {
       this.cache.clear();
@@ -141,61 +98,35 @@ export class SqliteKeys {
     }
     const cached = this.cache.get(hash);
     if (cached !== undefined) return cached ?? undefined;
-    const row = this.s.byHash.get(hash) ?? this.s.byRetiredHash.get(hash);
+    const row = this.statements.byHash.get({ 1: hash }) ?? this.statements.byRetiredHash.get({ 1: hash });
     const key = row ? toStoredKey(row) : undefined;
     this.cache.set(hash, key ?? null);
     return key;
   }
 
-  get(id: string): StoredKey | undefined {
-    const row = this.s.byId.get(id);
+  async getKey(id: string): Promise<StoredKey | undefined> {
+    const row = this.statements.byId.get({ 1: id });
     return row && toStoredKey(row);
   }
 
-  list(): StoredKey[] {
-    return this.s.list.all().map(toStoredKey);
+  async listKeys(): Promise<StoredKey[]> {
+    return this.statements.list.all().map(toStoredKey);
   }
 
-  update(id: string, changes: KeyChanges): boolean {
-    this.cache.clear();
-    return (
-      this.s.update.run({
-        id,
-        name: changes.name ?? null,
-        scopes: changes.scopes ? JSON.stringify(changes.scopes) : null,
-        rate: changes.rate ?? null,
-        set_quota: changes.quota === undefined ? 0 : 1,
-        quota: changes.quota ?? null,
-        set_expires: changes.expires_at === undefined ? 0 : 1,
-        expires_at: changes.expires_at ?? null,
-      }).changes > 0
+  async updateKey(id: string, changes: KeyChanges): Promise<boolean> {
+    const values = keyChangeValues(
+      changes,
+      (scopes) => JSON.stringify(scopes),
+      (set) => (set ? 1 : 0),
     );
+    return this.write(() => this.statements.update.run(numbered(id, ...values)).changes > 0);
   }
 
-  revoke(id: string, at: Date): boolean {
-    this.cache.clear();
-    return this.s.revoke.run(at.toISOString(), id).changes > 0;
+  async revokeKey(id: string, at: Date): Promise<boolean> {
+    return this.write(() => this.statements.revoke.run(numbered(id, at.toISOString())).changes > 0);
   }
 
-  rotate(id: string, hash: string, previousExpiresAt: Date): boolean {
-    this.cache.clear();
-    return this.rotateOnce(id, hash, previousExpiresAt.toISOString());
-  }
-
-  quotaUsed(keyId: string, period: string): number {
-    return this.s.quotaUsed.get(keyId, period) ?? 0;
-  }
-
-  addQuotaUse(period: string, counts: Map<string, number>): void {
-    this.addQuotaBatch(period, counts);
-  }
-
-  addUsage(rows: UsageRow[]): void {
-    if (rows.length > 0) this.addUsageBatch(rows);
-  }
-
-  usage(filter: UsageFilter): UsageRow[] {
-    const since = filter.since ?? '';
-    return filter.keyId === undefined ? this.s.usage.all(since) : this.s.keyUsage.all(filter.keyId, since);
+  async rotateKey(id: string, hash: string, previousExpiresAt: Date): Promise<boolean> {
+    return this.write(() => this.rotateOnce(id, hash, previousExpiresAt.toISOString()));
   }
 }

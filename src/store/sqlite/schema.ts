@@ -3,30 +3,9 @@ import type Database from 'better-sqlite3';
 import { emailSha256 } from '../../identifiers/email-hash.js';
 import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
-import type { Entity, IdentifierKind } from '../store.js';
+import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
 import { POSITIONS_MIGRATION, SEARCH_MIGRATION } from './search-schema.js';
-
-/** Small integers for identifier kinds: the identifier index is keyed by (kind, value). Never renumber. */
-export const KIND_CODES: Readonly<Record<IdentifierKind, number>> = {
-  linkedin: 1,
-  work_email: 2,
-  personal_email: 3,
-  domain: 4,
-  abn: 5,
-  work_email_sha256: 6,
-  personal_email_sha256: 7,
-  name_at_company_id: 8,
-  name_at_domain: 9,
-  name_at_linkedin: 10,
-  name_at_company_name: 11,
-};
-
-/** Table names per entity; the only strings ever interpolated into SQL. */
-export const TABLES: Readonly<Record<Entity, { records: string; idents: string }>> = {
-  people: { records: 'people', idents: 'people_ident' },
-  companies: { records: 'companies', idents: 'companies_ident' },
-};
 
 const recordTables = (records: string, idents: string) => `
   CREATE TABLE ${records} (
@@ -76,9 +55,9 @@ const SHA256 = 'enrich_email_sha256';
  * before is rebuilt by the next process to open it (and by a running server within a second).
  */
 const hashedEmails = () => {
-  const { work_email: work, personal_email: personal } = KIND_CODES;
+  const { work_email: work, personal_email: personal } = IDENTIFIER_KIND_CODES;
   const hashed = (kind: string) =>
-    `CASE ${kind} WHEN ${work} THEN ${KIND_CODES.work_email_sha256} ELSE ${KIND_CODES.personal_email_sha256} END`;
+    `CASE ${kind} WHEN ${work} THEN ${IDENTIFIER_KIND_CODES.work_email_sha256} ELSE ${IDENTIFIER_KIND_CODES.personal_email_sha256} END`;
   return `
   INSERT OR IGNORE INTO people_ident (kind, value, id)
     SELECT ${hashed('kind')}, ${SHA256}(value), id FROM people_ident WHERE kind IN (${work}, ${personal});
@@ -117,6 +96,37 @@ const namesAtCompanyMigration = () => `
   ) WHERE id IN (SELECT id FROM added_names);
   DROP TABLE added_names;
   UPDATE serving_state SET generation = generation + 1;`;
+
+const KEY_COLUMNS =
+  'id, name, hash, scopes, rate, quota, created_at, expires_at, revoked_at, previous_hash, previous_expires_at';
+
+/** The keys' table as of version 12, under a name. */
+const keysTable = (name: string) => `
+  CREATE TABLE IF NOT EXISTS ${name} (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    scopes TEXT NOT NULL,
+    rate REAL NOT NULL,
+    quota INTEGER,
+    created_at TEXT NOT NULL,
+    expires_at TEXT,
+    revoked_at TEXT,
+    previous_hash TEXT,
+    previous_expires_at TEXT
+  );`;
+
+/**
+ * 13: `keys` becomes `api_keys`, its name on PostgreSQL, so that both backends share their statements
+ * (src/store/sql/keys.ts). Its rows are moved in the order they were created (listings break ties of
+ * `created_at` by it) rather than the table renamed: SQLite cannot rename a table only if it exists, and
+ * run again over its own result (a store whose version was set back) this moves nothing and changes nothing.
+ */
+const keysNamedAsOnPostgres = () => `
+  ${keysTable('keys')}
+  ${keysTable('api_keys')}
+  INSERT INTO api_keys (${KEY_COLUMNS}) SELECT ${KEY_COLUMNS} FROM keys ORDER BY rowid;
+  DROP TABLE keys;`;
 
 /** Migration n (1-based) brings user_version from n-1 to n. Append only. */
 export const MIGRATIONS: readonly string[] = [
@@ -181,7 +191,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX suppressions_grp ON suppressions (grp);`,
   `${identifiersById('people', 'people_ident')}
    ${identifiersById('companies', 'companies_ident')}`,
-  // 4: the record index of the audit log led by a bucket of consecutive entries (sqlite-audit.ts), so
+  // 4: the record index of the audit log led by a bucket of consecutive entries (audit.ts), so
   // that new rows land in a few pages at its end rather than at random across the whole index.
   `CREATE TABLE audit_match_by_bucket (
      bucket INTEGER NOT NULL,
@@ -229,6 +239,8 @@ export const MIGRATIONS: readonly string[] = [
   namesAtCompanyMigration(),
   // 12: the dictionary of positions and the position index, for position searches (search-schema.ts).
   POSITIONS_MIGRATION,
+  // 13: the keys' table named as on PostgreSQL (keysNamedAsOnPostgres).
+  keysNamedAsOnPostgres(),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -253,7 +265,7 @@ export function registerMigrationFunctions(db: Database.Database): void {
   db.function(SHA256, { deterministic: true }, (value) => emailSha256(String(value)));
   db.function(NAMES_AT_COMPANY, { deterministic: true }, (body) => {
     const added = namesAtCompany(JSON.parse(String(body)) as Person);
-    return JSON.stringify(added.map(({ kind, value }) => [KIND_CODES[kind], value]));
+    return JSON.stringify(added.map(({ kind, value }) => [IDENTIFIER_KIND_CODES[kind], value]));
   });
 }
 

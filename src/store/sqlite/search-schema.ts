@@ -1,44 +1,20 @@
-// The SQLite search tables: derived columns per record (src/search/facts.ts) with the indexes the searches
+// The SQLite search tables: derived columns per record (src/store/search-facts.ts) with the indexes the searches
 // use, and an FTS5 index of their words; as a migration, and as a bulk load drops and rebuilds them.
-import type { Entity } from '../store.js';
+import type { Entity } from '../../vocabulary/entities.js';
+import {
+  COMPANY_COLUMNS,
+  columnNames,
+  employeesCountrySql,
+  PERSON_COLUMNS,
+  TEXT_FIELDS,
+} from '../sql/search-columns.js';
+import { ENTITY_TABLES } from '../sql/tables.js';
 
 /** The SQL function (registered on every connection) giving a body's facts as JSON: facts(entity, body). */
 export const FACTS_FUNCTION = 'enrich_search_facts';
 
-export const SEARCH_TABLES: Readonly<Record<Entity, { search: string; records: string }>> = {
-  people: { search: 'people_search', records: 'people' },
-  companies: { search: 'companies_search', records: 'companies' },
-};
-
-export const PERSON_COLUMNS = [
-  'company_id',
-  'seniority',
-  'department',
-  'location_country',
-  'state',
-  'position',
-  'name',
-  'headline',
-  'skills',
-  'skill_keys',
-  'location',
-] as const;
-
-export const COMPANY_COLUMNS = [
-  'country',
-  'states',
-  'industries',
-  'technologies',
-  'size',
-  'revenue',
-  'year_founded',
-  'name',
-  'description',
-  'keywords',
-] as const;
-
-/** What a company's country gives its people who have none of their own: AU or NZ, else nothing. */
-const PEOPLE_COUNTRY_OF_COMPANY = `(SELECT CASE WHEN c.country IN ('AU', 'NZ') THEN c.country END
+/** What a company's country gives its people who have none of their own (employeesCountry). */
+const PEOPLE_COUNTRY_OF_COMPANY = `(SELECT ${employeesCountrySql('c')}
   FROM companies_search c WHERE c.id = people_search.company_id)`;
 
 /** Secondary indexes: each serves a search in id order (companyId; seniority + department + country; …). */
@@ -76,7 +52,7 @@ const FTS: Readonly<Record<Entity, FtsTable[]>> = {
     {
       name: 'people_fts',
       columns: [
-        ['text', 'name || position || headline || skills'],
+        ['text', TEXT_FIELDS.people.join(' || ')],
         ['skills', 'skills'],
         ['location', 'location'],
       ],
@@ -84,7 +60,7 @@ const FTS: Readonly<Record<Entity, FtsTable[]>> = {
     },
   ],
   companies: [
-    { name: 'companies_fts', columns: [['text', 'name || description || keywords']], prefix: '2 3' },
+    { name: 'companies_fts', columns: [['text', TEXT_FIELDS.companies.join(' || ')]], prefix: '2 3' },
   ],
 };
 
@@ -95,7 +71,7 @@ export const ftsTables = (entity: Entity) => FTS[entity];
  * query then reads one list per term (seven times faster for a common start such as `eng`).
  */
 export function rebuildFts(entity: Entity): string {
-  const { search } = SEARCH_TABLES[entity];
+  const { search } = ENTITY_TABLES[entity];
   return FTS[entity]
     .map(
       ({ name, columns }) => `INSERT INTO ${name} (${name}) VALUES ('delete-all');
@@ -165,7 +141,7 @@ const fts = (entity: Entity) =>
 
 /** Rows of the search table from the facts of every stored record. */
 function fill(entity: Entity, columns: readonly string[]): string {
-  const { search, records } = SEARCH_TABLES[entity];
+  const { search, records } = ENTITY_TABLES[entity];
   return `INSERT INTO ${search} (rid, id, ${columns.join(', ')})
     SELECT rid, id, ${columns.map((c) => `json_extract(f, '$.${c}')`).join(', ')}
     FROM (SELECT rid, id, ${FACTS_FUNCTION}('${entity}', body) AS f FROM ${records});`;
@@ -206,9 +182,9 @@ export const SEARCH_MIGRATION = `
     description TEXT NOT NULL,
     keywords TEXT NOT NULL
   );
-  ${fill('companies', COMPANY_COLUMNS)}
+  ${fill('companies', columnNames(COMPANY_COLUMNS))}
   ${createSearchIndexes('companies')}
-  ${fill('people', PERSON_COLUMNS)}
+  ${fill('people', columnNames(PERSON_COLUMNS))}
   ${PEOPLE_COUNTRIES}
   ${createSearchIndexes('people')}
   ${fts('people')}

@@ -1,20 +1,25 @@
 // Keeps SQLite's search tables in step with the records: every write path (upsert, bulk load, delete,
 // suppression) calls these inside its own transaction.
 import type Database from 'better-sqlite3';
-import { type CompanyFacts, factsOf, type PersonFacts, type SearchFacts } from '../../search/facts.js';
-import type { Entity } from '../store.js';
+import type { Entity } from '../../vocabulary/entities.js';
+import { type CompanyFacts, factsOf, type PersonFacts, type SearchFacts } from '../search-facts.js';
 import {
   COMPANY_COLUMNS,
+  columnNames,
+  employeesCountry,
+  employeesCountrySql,
+  PERSON_COLUMNS,
+} from '../sql/search-columns.js';
+import { ENTITY_TABLES } from '../sql/tables.js';
+import {
   createSearchIndexes,
   dropSearchIndexes,
   FACTS_FUNCTION,
   ftsTables,
   PEOPLE_COUNTRIES,
-  PERSON_COLUMNS,
   POSITIONS,
   REBUILD_POSITIONS,
   rebuildFts,
-  SEARCH_TABLES,
 } from './search-schema.js';
 
 /** Registers the facts function the search migration calls, on a connection that may migrate. */
@@ -24,11 +29,9 @@ export function registerSearchFunctions(db: Database.Database): void {
   );
 }
 
+const PERSON = columnNames(PERSON_COLUMNS);
+const COMPANY = columnNames(COMPANY_COLUMNS);
 const named = (columns: readonly string[]) => columns.map((c) => `@${c}`).join(', ');
-
-/** A company's country as its people without one of their own take it. */
-const peopleCountry = (country: string | undefined) =>
-  country === 'AU' || country === 'NZ' ? country : null;
 
 function prepare(db: Database.Database) {
   const fts = (entity: Entity) =>
@@ -36,18 +39,18 @@ function prepare(db: Database.Database) {
       remove: db.prepare<[number]>(`DELETE FROM ${name} WHERE rowid = ?`),
       add: db.prepare<[number]>(
         `INSERT INTO ${name} (rowid, ${columns.map(([c]) => c).join(', ')})
-         SELECT rid, ${columns.map(([, from]) => from).join(', ')} FROM ${SEARCH_TABLES[entity].search} WHERE rid = ?`,
+         SELECT rid, ${columns.map(([, from]) => from).join(', ')} FROM ${ENTITY_TABLES[entity].search} WHERE rid = ?`,
       ),
     }));
   return {
     putPerson: db.prepare(
-      `INSERT OR REPLACE INTO people_search (rid, id, country, ${PERSON_COLUMNS.join(', ')})
-       VALUES (@rid, @id, coalesce(@location_country, (SELECT CASE WHEN c.country IN ('AU', 'NZ') THEN c.country END
-         FROM companies_search c WHERE c.id = @company_id)), ${named(PERSON_COLUMNS)})`,
+      `INSERT OR REPLACE INTO people_search (rid, id, country, ${PERSON.join(', ')})
+       VALUES (@rid, @id, coalesce(@location_country, (SELECT ${employeesCountrySql('c')}
+         FROM companies_search c WHERE c.id = @company_id)), ${named(PERSON)})`,
     ),
     putCompany: db.prepare(
-      `INSERT OR REPLACE INTO companies_search (rid, id, ${COMPANY_COLUMNS.join(', ')})
-       VALUES (@rid, @id, ${named(COMPANY_COLUMNS)})`,
+      `INSERT OR REPLACE INTO companies_search (rid, id, ${COMPANY.join(', ')})
+       VALUES (@rid, @id, ${named(COMPANY)})`,
     ),
     companyCountry: db
       .prepare<[number], string>('SELECT country FROM companies_search WHERE rid = ?')
@@ -76,10 +79,10 @@ function prepare(db: Database.Database) {
  * which sets every person's at its end).
  */
 export class SqliteSearchWrites {
-  private readonly s: ReturnType<typeof prepare>;
+  private readonly statements: ReturnType<typeof prepare>;
 
   constructor(private readonly db: Database.Database) {
-    this.s = prepare(db);
+    this.statements = prepare(db);
   }
 
   /**
@@ -91,41 +94,41 @@ export class SqliteSearchWrites {
     if (entity === 'people') this.putPerson(rid, id, derived as PersonFacts, fts);
     else this.putCompany(rid, id, derived as CompanyFacts);
     if (!fts) return;
-    for (const words of this.s.fts[entity]) {
+    for (const words of this.statements.fts[entity]) {
       words.remove.run(rid);
       words.add.run(rid);
     }
   }
 
   private putPerson(rid: number, id: string, facts: PersonFacts, positions: boolean): void {
-    this.s.putPerson.run({ ...facts, rid, id });
+    this.statements.putPerson.run({ ...facts, rid, id });
     if (!positions || facts.position === '') return;
-    const added = this.s.addPosition.run(facts.position);
-    if (added.changes > 0) this.s.positionWords.run(added.lastInsertRowid, facts.position);
+    const added = this.statements.addPosition.run(facts.position);
+    if (added.changes > 0) this.statements.positionWords.run(added.lastInsertRowid, facts.position);
   }
 
   private putCompany(rid: number, id: string, facts: CompanyFacts): void {
-    const before = this.s.companyCountry.get(rid);
-    this.s.putCompany.run({ ...facts, rid, id });
-    const country = peopleCountry(facts.country);
-    if (before !== undefined && peopleCountry(before) === country) return;
+    const before = this.statements.companyCountry.get(rid);
+    this.statements.putCompany.run({ ...facts, rid, id });
+    const country = employeesCountry(facts.country);
+    if (before !== undefined && employeesCountry(before) === country) return;
     this.setEmployeesCountry(id, country);
   }
 
   private setEmployeesCountry(companyId: string, country: string | null): void {
-    if (this.s.peopleBulkUnderWay.get() === 1) return;
-    this.s.employeesCountry.run(country, companyId);
+    if (this.statements.peopleBulkUnderWay.get() === 1) return;
+    this.statements.employeesCountry.run(country, companyId);
   }
 
   /** Removes a record's search row and words. */
   remove(entity: Entity, rid: number): void {
-    for (const words of this.s.fts[entity]) words.remove.run(rid);
+    for (const words of this.statements.fts[entity]) words.remove.run(rid);
     if (entity === 'people') {
-      this.s.removePerson.run(rid);
+      this.statements.removePerson.run(rid);
       return;
     }
-    const removed = this.s.removeCompany.get(rid);
-    if (removed && peopleCountry(removed.country) !== null) this.setEmployeesCountry(removed.id, null);
+    const removed = this.statements.removeCompany.get(rid);
+    if (removed && employeesCountry(removed.country) !== null) this.setEmployeesCountry(removed.id, null);
   }
 
   /** A bulk load begins: rows go in without index upkeep. */

@@ -1,14 +1,14 @@
-// Searches on SQLite: the shared SQL (../search-sql.ts), with FTS5 finding words and counting them.
+// The search role on SQLite: the shared SQL (../sql/search.ts), with FTS5 finding words and counting them.
 import type Database from 'better-sqlite3';
 import {
   type CompanyFilters,
   type PeopleFilters,
   type SearchPage,
   type SearchQuery,
+  type SearchStore,
   totalOf,
-} from '../../search/query.js';
+} from '../search.js';
 import {
-  choosePlan,
   type Dialect,
   type PreparedSearch,
   planHints,
@@ -16,10 +16,14 @@ import {
   preparePeopleSearch,
   renderCount,
   renderPage,
-  type SearchTables,
+  searchTables,
   type TextCondition,
-} from '../search-sql.js';
-import { type FtsTable, ftsTables, POSITIONS, SEARCH_TABLES } from './search-schema.js';
+} from '../sql/search.js';
+import { TEXT_FIELDS } from '../sql/search-columns.js';
+import { choosePlan } from '../sql/search-plan.js';
+import { ENTITY_TABLES } from '../sql/tables.js';
+import { type FtsTable, ftsTables, POSITIONS } from './search-schema.js';
+import type { TurnSnapshot } from './snapshot.js';
 
 const quoted = (word: string) => `"${word}"`;
 const starts = (words: readonly string[]) => words.map((word) => `${quoted(word)}*`).join(' AND ');
@@ -98,30 +102,24 @@ class SqliteDialect implements Dialect {
   }
 }
 
-const TABLES: Record<'people' | 'companies', SearchTables> = {
-  people: {
-    records: 'people',
-    search: SEARCH_TABLES.people.search,
-    textFields: ['name', 'position', 'headline', 'skills'],
-    allText: '(s.name || s.position || s.headline || s.skills)',
-  },
-  companies: {
-    records: 'companies',
-    search: SEARCH_TABLES.companies.search,
-    textFields: ['name', 'description', 'keywords'],
-    allText: '(s.name || s.description || s.keywords)',
-  },
-};
+/** A row's text is its text fields' words one after another (the tables keep no column of it). */
+const tablesOf = (entity: 'people' | 'companies') =>
+  searchTables(entity, `(${TEXT_FIELDS[entity].map((field) => `s.${field}`).join(' || ')})`);
+const TABLES = { people: tablesOf('people'), companies: tablesOf('companies') };
 
 /** Statements kept per SQL text: a search's shape repeats, its values change. */
 const STATEMENTS_KEPT = 500;
 
 const asNamed = (values: unknown[]) => Object.fromEntries(values.map((value, i) => [`p${i + 1}`, value]));
 
-export class SqliteSearch {
+/** Searches read this turn's snapshot, as lookups do (a server's searches then take no locks of their own). */
+export class SqliteSearch implements SearchStore {
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly snapshot: TurnSnapshot,
+  ) {}
 
   private statement(text: string): Database.Statement {
     let statement = this.statements.get(text);
@@ -135,7 +133,7 @@ export class SqliteSearch {
 
   /** Counts, chooses the plan, reads the page: in one read transaction, so total and page agree. */
   private run(entity: 'people' | 'companies', prepared: PreparedSearch): SearchPage {
-    const { search } = SEARCH_TABLES[entity];
+    const { search } = ENTITY_TABLES[entity];
     const dialect = () => new SqliteDialect(ftsTables(entity), `${search}_id`);
     return this.db.transaction(() => {
       const count = renderCount(dialect(), prepared);
@@ -153,11 +151,13 @@ export class SqliteSearch {
     })();
   }
 
-  people(query: SearchQuery<PeopleFilters>): SearchPage {
+  async searchPeople(query: SearchQuery<PeopleFilters>): Promise<SearchPage> {
+    this.snapshot.enter();
     return this.run('people', preparePeopleSearch(TABLES.people, query));
   }
 
-  companies(query: SearchQuery<CompanyFilters>): SearchPage {
+  async searchCompanies(query: SearchQuery<CompanyFilters>): Promise<SearchPage> {
+    this.snapshot.enter();
     return this.run('companies', prepareCompanySearch(TABLES.companies, query));
   }
 }

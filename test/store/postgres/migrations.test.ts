@@ -11,7 +11,7 @@ import {
   openPostgresStore,
   postgresSchemaStatus,
 } from '../../../src/store/postgres/store.js';
-import type { RecordToStore } from '../../../src/store/store.js';
+import type { RecordToStore } from '../../../src/store/records.js';
 import { StoreUnavailableError } from '../../../src/store/unavailable.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/pg-database.js';
 

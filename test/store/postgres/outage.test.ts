@@ -2,7 +2,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePostgres, openPostgresStore, type PostgresStore } from '../../../src/store/postgres/store.js';
-import type { RecordToStore } from '../../../src/store/store.js';
+import type { RecordToStore } from '../../../src/store/records.js';
 import { StoreUnavailableError } from '../../../src/store/unavailable.js';
 import { type PgInstance, startPgInstance } from '../../helpers/pg-instance.js';
 

@@ -1,10 +1,8 @@
 // What only the PostgreSQL store does: exact bytes, identifier index rows, racing imports, read-replica routing.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDENTIFIER_KIND_CODES } from '../../../src/store/postgres/schema.js';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/store.js';
-import { KIND_CODES } from '../../../src/store/sqlite/schema.js';
-import type { RecordToStore } from '../../../src/store/store.js';
+import type { RecordToStore } from '../../../src/store/records.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/pg-database.js';
 
 const databases: TestDatabase[] = [];
@@ -134,10 +132,6 @@ describe('postgres store', () => {
     ]);
     await store.upsert('people', [{ ...person, body: '{"v":2}', identifiers: [twice, twice] }]);
     expect(await indexRows(person.id)).toEqual([{ kind: 2, value: 'twice@x.com' }]);
-  });
-
-  it('numbers identifier kinds as the SQLite store does', () => {
-    expect(IDENTIFIER_KIND_CODES).toEqual(KIND_CODES);
   });
 });
 

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareLine } from '../../../src/ingest/prepare.js';
+import type { RecordToStore } from '../../../src/store/records.js';
 import { openSqliteStore, servingIndexPath } from '../../../src/store/sqlite/store.js';
-import type { RecordToStore } from '../../../src/store/store.js';
 
 const DYING_WRITER = fileURLToPath(new URL('./dying-writer.ts', import.meta.url));
 const dirs: string[] = [];
@@ -43,7 +43,7 @@ describe('the serving index', () => {
     expect(await server.getRecord('people', 'p1')).toMatchObject({ body: JSON.stringify(changed) });
     expect(bodyOf(server.findRecords('people', 'work_email', 'old@acme.com.au', 11))).toHaveLength(1);
     // A server checks once a second; the check finds the dead writer's intent and repairs what it named.
-    expect((server as unknown as { index: { reconcile(): string } }).index.reconcile()).toBe('repaired');
+    expect(server.reconcileIndex()).toBe('repaired');
     expect(server.findRecords('people', 'work_email', 'old@acme.com.au', 11)).toEqual([]);
     expect(bodyOf(server.findRecords('people', 'work_email', 'new@acme.com.au', 11))).toEqual([
       JSON.stringify(changed),

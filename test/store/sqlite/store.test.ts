@@ -1,6 +1,6 @@
-// The SQLite backend: the shared contract on a temp file, plus what only a file-backed store does.
+// What only the SQLite store does (each role's contract runs on it from test/store/<role>.test.ts): a file,
+// migrations from every earlier version, read-only connections, several processes at once, the key cache.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,20 +10,9 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { issueKey } from '../../../src/auth/keys.js';
 import { hashToken, mintToken } from '../../../src/auth/tokens.js';
-import { prepareLine } from '../../../src/ingest/prepare.js';
-import {
-  KIND_CODES,
-  MIGRATIONS,
-  registerMigrationFunctions,
-  SCHEMA_VERSION,
-} from '../../../src/store/sqlite/schema.js';
-import { SEARCH_MIGRATION } from '../../../src/store/sqlite/search-schema.js';
-import { registerSearchFunctions } from '../../../src/store/sqlite/search-writes.js';
+import { SCHEMA_VERSION } from '../../../src/store/sqlite/schema.js';
 import { openSqliteStore } from '../../../src/store/sqlite/store.js';
-import type { RecordToStore } from '../../../src/store/store.js';
-import { describeStoreContract } from '../contract.js';
 
-const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 const WRITER_CHILD = fileURLToPath(new URL('./writer-child.ts', import.meta.url));
 const dirs: string[] = [];
 const tempPath = (...parts: string[]) => {
@@ -34,16 +23,6 @@ const tempPath = (...parts: string[]) => {
 const removeTempDirs = async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 };
-
-describeStoreContract('sqlite', async () => openSqliteStore(tempPath('enrich.db')), removeTempDirs);
-describeStoreContract('sqlite in memory, lookups by SQL (no serving index)', async () =>
-  openSqliteStore(':memory:'),
-);
-describeStoreContract(
-  'sqlite as a server opens it (a snapshot per turn)',
-  async () => openSqliteStore(tempPath('enrich.db'), { turnSnapshots: true }),
-  removeTempDirs,
-);
 
 describe('sqlite store', () => {
   afterEach(removeTempDirs);
@@ -77,233 +56,6 @@ describe('sqlite store', () => {
     const db = new Database(path);
     expect(db.pragma('page_size', { simple: true })).toBe(16384);
     db.close();
-  });
-
-  it('moves the identifiers of a version 2 database to the id-keyed index', async () => {
-    const path = tempPath('enrich.db');
-    const db = new Database(path);
-    for (const sql of MIGRATIONS.slice(0, 2)) db.exec(sql);
-    db.prepare('INSERT INTO people (rid, id, etag, body) VALUES (7, ?, ?, ?)').run(
-      record.id,
-      record.etag,
-      record.body,
-    );
-    db.prepare('INSERT INTO people_ident (kind, value, rid) VALUES (1, ?, 7), (2, ?, 7)').run(
-      'jane',
-      'j@x.com',
-    );
-    db.pragma('user_version = 2');
-    db.close();
-
-    const store = openSqliteStore(path);
-    expect(await store.findIds('people', 'linkedin', 'jane', 5)).toEqual([record.id]);
-    expect(await store.findIds('people', 'work_email', 'j@x.com', 5)).toEqual([record.id]);
-    await store.upsert('people', [{ ...record, identifiers: [{ kind: 'linkedin', value: 'jane' }] }]);
-    expect(await store.findIds('people', 'work_email', 'j@x.com', 5)).toEqual([]);
-    expect(await store.delete('people', [record.id])).toBe(1);
-    expect(await store.findIds('people', 'linkedin', 'jane', 5)).toEqual([]);
-    await store.close();
-  });
-
-  it('keeps the previous token hash of a key rotated before version 8 as a retired one', async () => {
-    const path = tempPath('enrich.db');
-    const db = new Database(path);
-    for (const sql of MIGRATIONS.slice(0, 7)) db.exec(sql);
-    db.prepare(
-      `INSERT INTO keys (id, name, hash, scopes, rate, created_at, previous_hash, previous_expires_at)
-       VALUES ('k1', 'old', 'hash-2', '["people:read"]', 5, '2025-01-01T00:00:00.000Z', 'hash-1', '2025-01-02T00:00:00.000Z')`,
-    ).run();
-    db.pragma('user_version = 7');
-    db.close();
-
-    const store = openSqliteStore(path);
-    expect(await store.rotateKey('k1', 'hash-3', new Date('2025-02-01T00:00:00.000Z'))).toBe(true);
-    for (const hash of ['hash-1', 'hash-2', 'hash-3'])
-      expect((await store.findKeyByHash(hash))?.id).toBe('k1');
-    await store.close();
-  });
-
-  it('fills the search tables from the records of a database made before search', async () => {
-    const path = tempPath('enrich.db');
-    const db = new Database(path);
-    const before = MIGRATIONS.indexOf(SEARCH_MIGRATION);
-    registerMigrationFunctions(db);
-    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
-    const insert = (table: string, id: string, record: object) =>
-      db
-        .prepare(`INSERT INTO ${table} (id, etag, body) VALUES (?, '"e"', ?)`)
-        .run(id, JSON.stringify({ id, ...record }));
-    insert('companies', 'c1', { name: 'Kiwi Ledger', hq_country: 'New Zealand' });
-    insert('people', 'p1', { position: 'Engineering Manager', current_company: { id: 'c1' } });
-    insert('people', 'p2', { position: 'Sales Manager', location: ['Sydney', 'Australia'] });
-    db.pragma(`user_version = ${before}`);
-    db.close();
-
-    const store = openSqliteStore(path);
-    const ids = async (filters: object) =>
-      (await store.searchPeople({ filters, limit: 10 })).hits.map((hit) => hit.id);
-    expect(await ids({ position: ['man'] })).toEqual(['p1', 'p2']);
-    expect(await ids({ position: ['eng'], countries: ['NZ'] })).toEqual(['p1']);
-    expect(await ids({ countries: ['AU'] })).toEqual(['p2']);
-    expect(
-      (await store.searchCompanies({ filters: {}, q: ['ledger'], limit: 10 })).hits.map((h) => h.id),
-    ).toEqual(['c1']);
-    await store.close();
-  });
-
-  it('adds the dictionary of positions to a version 10 database, dropping the FTS index it replaces', async () => {
-    const path = tempPath('enrich.db');
-    const db = new Database(path);
-    const before = MIGRATIONS.indexOf(SEARCH_MIGRATION);
-    registerMigrationFunctions(db);
-    registerSearchFunctions(db);
-    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql);
-    const insert = db.prepare(`INSERT INTO people (id, etag, body) VALUES (?, '"e"', ?)`);
-    const person = (id: string, record: object) => insert.run(id, JSON.stringify({ id, ...record }));
-    person('p1', { position: 'Engineering Manager', seniority: 'Manager' });
-    person('p2', { position: 'Sales Manager' });
-    person('p3', { position: 'Engineering Manager' });
-    person('p4', {});
-    db.exec(SEARCH_MIGRATION);
-    // Version 10 as it was first released: an FTS5 index of every person's position.
-    db.exec(
-      `CREATE VIRTUAL TABLE people_position_fts USING fts5(position, content = '', tokenize = 'ascii')`,
-    );
-    db.pragma(`user_version = ${before + 1}`);
-    db.close();
-
-    const store = openSqliteStore(path);
-    const people = (filters: object) => store.searchPeople({ filters, limit: 10 });
-    expect((await people({ position: ['man'] })).hits.map((hit) => hit.id)).toEqual(['p1', 'p2', 'p3']);
-    expect((await people({ position: ['eng', 'man'], seniorities: [5] })).hits.map((h) => h.id)).toEqual([
-      'p1',
-    ]);
-    expect((await people({ position: ['sales'] })).total).toEqual({ value: 1, relation: 'eq' });
-    await store.close();
-    const after = new Database(path, { readonly: true });
-    const names = after.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'people_position%'").pluck();
-    const tables = names.all() as string[];
-    expect(tables).toEqual(expect.arrayContaining(['people_positions', 'people_positions_fts']));
-    expect(tables.filter((name) => name.startsWith('people_position_fts'))).toEqual([]);
-    expect(after.prepare('SELECT position FROM people_positions ORDER BY position').pluck().all()).toEqual([
-      ' engineering manager',
-      ' sales manager',
-    ]);
-    after.close();
-  });
-
-  it('indexes the e-mail hashes of records stored before version 9 as an import lists them, index included', async () => {
-    const path = tempPath('enrich.db');
-    const jane = prepareLine(
-      'people',
-      JSON.stringify({
-        id: 'fp000000000001',
-        linkedin: 'jane-doe',
-        emails: {
-          work: [{ value: 'Jane@Acme.com.au' }, { value: 'info@acme.com.au' }],
-          personal: [{ value: 'zoë@example.com' }],
-        },
-      }),
-    ) as RecordToStore;
-    const hashed = (kind: string) => kind.endsWith('_sha256');
-    // As version 8 stored it: no hashes, in SQLite and in the serving index beside it.
-    const before = openSqliteStore(path);
-    await before.upsert('people', [
-      { ...jane, identifiers: jane.identifiers.filter((i) => !hashed(i.kind)) },
-    ]);
-    await before.close();
-    const db = new Database(path);
-    // Back to version 8: the later migrations' tables go (search's, positions'), its number with them.
-    const virtual = db.prepare("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'");
-    for (const name of virtual.pluck().all()) db.exec(`DROP TABLE ${name}`);
-    db.exec('DROP TABLE people_search; DROP TABLE companies_search; DROP TABLE people_positions;');
-    db.pragma('user_version = 8');
-    db.close();
-
-    const store = openSqliteStore(path);
-    // Read from the serving index, rebuilt: it held no hashes.
-    const hash = sha256Hex('zoë@example.com');
-    const served = store.findRecords('people', 'personal_email_sha256', hash, 11).map((r) => r.id);
-    expect(served).toEqual([jane.id]);
-    expect(await store.findIds('people', 'work_email_sha256', sha256Hex('jane@acme.com.au'), 5)).toEqual([
-      jane.id,
-    ]);
-    await store.close();
-    const after = new Database(path, { readonly: true });
-    const idents = after.prepare('SELECT idents FROM people').pluck().get();
-    expect(idents).toBe(JSON.stringify(jane.identifiers.map(({ kind, value }) => [KIND_CODES[kind], value])));
-    expect(after.prepare('SELECT count(*) FROM people_ident').pluck().get()).toBe(jane.identifiers.length);
-    after.close();
-  });
-
-  it('indexes the names at companies of people stored before version 11 as an import lists them, index included', async () => {
-    const path = tempPath('enrich.db');
-    const jane = prepareLine(
-      'people',
-      JSON.stringify({
-        id: 'fp000000000001',
-        first_name: 'Zoë',
-        last_name: "O'Brien",
-        emails: { work: [{ value: 'zoe@acme.com.au' }] },
-        current_company: { id: 'f1', name: 'Acme Pty Ltd', website: 'https://www.acme.com.au' },
-      }),
-    ) as RecordToStore;
-    const isName = (kind: string) => kind.startsWith('name_at_');
-    expect(jane.identifiers.filter((i) => isName(i.kind)).map((i) => i.value)).toEqual([
-      'f1|obrien',
-      'acme.com.au|obrien',
-      'acme|obrien',
-    ]);
-    // As version 10 stored it: no names at companies, in SQLite and in the serving index beside it.
-    const before = openSqliteStore(path);
-    await before.upsert('people', [
-      { ...jane, identifiers: jane.identifiers.filter((i) => !isName(i.kind)) },
-    ]);
-    expect(before.findRecords('people', 'name_at_company_id', 'f1|obrien', 11)).toEqual([]);
-    await before.close();
-    const db = new Database(path);
-    db.pragma('user_version = 10');
-    db.close();
-
-    const store = openSqliteStore(path);
-    // Read from the serving index, rebuilt: it held no names.
-    expect(store.findRecords('people', 'name_at_domain', 'acme.com.au|obrien', 11).map((r) => r.id)).toEqual([
-      jane.id,
-    ]);
-    expect(await store.findIds('people', 'name_at_company_name', 'acme|obrien', 5)).toEqual([jane.id]);
-    await store.close();
-    const after = new Database(path, { readonly: true });
-    const idents = after.prepare('SELECT idents FROM people').pluck().get();
-    expect(idents).toBe(JSON.stringify(jane.identifiers.map(({ kind, value }) => [KIND_CODES[kind], value])));
-    expect(after.prepare('SELECT count(*) FROM people_ident').pluck().get()).toBe(jane.identifiers.length);
-    after.close();
-  });
-
-  it('carries the audit record index of a version 3 database into buckets', async () => {
-    const path = tempPath('enrich.db');
-    const db = new Database(path);
-    for (const sql of MIGRATIONS.slice(0, 3)) db.exec(sql);
-    const insert = db.prepare(
-      `INSERT INTO audit_log (id, at, key_id, operation, params, matched, status)
-       VALUES (?, ?, 'k1', 'people', 'id', ?, 200)`,
-    );
-    insert.run(3, '2025-01-01T00:00:00.000Z', 'fp1');
-    insert.run(40_000, '2025-01-02T00:00:00.000Z', 'fp1,fp2');
-    db.prepare('INSERT INTO audit_match (record_id, audit_id) VALUES (?, ?)').run('fp1', 3);
-    db.prepare('INSERT INTO audit_match (record_id, audit_id) VALUES (?, ?), (?, ?)').run(
-      'fp1',
-      40_000,
-      'fp2',
-      40_000,
-    );
-    db.pragma('user_version = 3');
-    db.close();
-
-    const store = openSqliteStore(path);
-    const times = async (recordId: string) => (await store.audit({ recordId })).map((e) => e.at);
-    expect(await times('fp1')).toEqual(['2025-01-01T00:00:00.000Z', '2025-01-02T00:00:00.000Z']);
-    expect(await times('fp2')).toEqual(['2025-01-02T00:00:00.000Z']);
-    await store.close();
   });
 
   it('opens read-only: serves reads and refuses writes', async () => {

@@ -1,15 +1,12 @@
 // The SQL of a search, written once for both stores: their dialects differ only in the text index each
 // consults (SQLite FTS5, PostgreSQL pg_trgm) and in spelling; the predicates that decide a match and the
 // rank are the same expressions over the same folded columns, so both answer alike.
-import type { CompanyFilters, PageStart, PeopleFilters, SearchQuery } from '../search/query.js';
-import { TOTAL_CAP } from '../search/query.js';
-
-/**
- * How a page is read. `filtered`: the matches are found by the indexes their filters name, then
- * sorted. `ordered`: the search table is walked in id order and each row checked, stopping when the page is
- * full — far cheaper when matches are many (a common word, seniority alone), and no index serves both.
- */
-export type Plan = 'filtered' | 'ordered';
+import type { Entity } from '../../vocabulary/entities.js';
+import type { CompanyFilters, PageStart, PeopleFilters, SearchQuery } from '../search.js';
+import { TOTAL_CAP } from '../search.js';
+import { TEXT_FIELDS } from './search-columns.js';
+import { offsetOf, type Plan, type PlanChoice, type PlanHints } from './search-plan.js';
+import { ENTITY_TABLES } from './tables.js';
 
 /** A word condition: its exact predicate, and what a text index may make of it. */
 export interface TextCondition {
@@ -64,6 +61,14 @@ export interface SearchTables {
   /** A column (or expression over `s`) holding every text field's words one after another. */
   allText: string;
 }
+
+/** An entity's tables as a search reads them; `allText` as the backend holds a row's text (TEXT_FIELDS). */
+export const searchTables = (entity: Entity, allText: string): SearchTables => ({
+  records: ENTITY_TABLES[entity].records,
+  search: ENTITY_TABLES[entity].search,
+  textFields: TEXT_FIELDS[entity],
+  allText,
+});
 
 export interface Rendered {
   text: string;
@@ -260,8 +265,6 @@ function after(d: Dialect, ranked: boolean, start: PageStart | undefined): strin
     : `s.id > ${d.param(id)}`;
 }
 
-const offsetOf = (start: PageStart | undefined) => (start && 'offset' in start ? start.offset : 0);
-
 /**
  * A page of results: id, stored body and rank, in rank (with `q`) then id order. The page is cut from
  * the search table before the records' bodies are joined, so only the page's bodies are read.
@@ -294,57 +297,8 @@ export function renderPage(d: Dialect, prepared: PreparedSearch, choice: PlanCho
   return { text: join(inner, 'm.rank DESC, m.id'), values: d.values };
 }
 
-/** A plan, and for `ordered` how many rows a walk is expected to need (twice the estimate, and more). */
-export interface PlanChoice {
-  plan: Plan;
-  window: number;
-  /**
-   * A `filtered` read after a walk's window fell short: matches thin among the first ids, however many
-   * they are, so the dialect's planner chooses how to find them (it is not told to sort them all).
-   */
-  retry?: boolean;
-}
-
-/**
- * How many rows a walk in id order may read for each match it saves fetching: a walk reads the search
- * table in order (0.1–0.4 µs a row on SQLite, 0.6 µs on PostgreSQL), the filtered plan fetches each match
- * at random and sorts (2–20 µs a match through FTS5); measured on a million people. Matches found by
- * B-tree indexes alone (filters, positions) are read from entries holding their ids, at the cost of a
- * walked row or less: one.
- */
-const WALK_COST_RATIO = { text: 8, indexed: 1 } as const;
-
-/** What a search's conditions let the filtered plan read (see Conditions). */
-export interface PlanHints {
-  /** An index holds the matches in id order. */
-  indexOrdered: boolean;
-  /** Matches are found through a text index (FTS5, trigrams), not B-trees alone. */
-  textIndexed: boolean;
-}
-
 /** The hints of a prepared search. */
 export const planHints = ({ conditions: c }: PreparedSearch): PlanHints => ({
   indexOrdered: c.indexOrdered,
   textIndexed: c.text.length > 0 || c.keyLists.some(([, keys]) => keys?.length),
 });
-
-/**
- * The cheaper plan for a page, from the capped count and the table's size: walking in id order reads
- * about (rows wanted) × size ÷ matches rows; finding and sorting the matches reads every match (at least
- * the count), unless an index holds them in id order (`hints.indexOrdered`: then it reads the page
- * alone). Ranked pages need every match's rank: always `filtered`. Undefined: no page to read.
- */
-export function choosePlan(
-  counted: number,
-  size: number,
-  query: SearchQuery<unknown>,
-  hints: PlanHints = { indexOrdered: false, textIndexed: true },
-): PlanChoice | undefined {
-  const offset = offsetOf(query.start);
-  if (counted === 0 || (counted <= TOTAL_CAP && offset >= counted)) return undefined;
-  if (hints.indexOrdered) return { plan: 'filtered', window: 0 };
-  const walked = ((offset + query.limit) * size) / counted;
-  const ratio = WALK_COST_RATIO[hints.textIndexed ? 'text' : 'indexed'];
-  if (query.q?.length || walked > ratio * counted) return { plan: 'filtered', window: 0 };
-  return { plan: 'ordered', window: Math.ceil(2 * walked) + 1000 };
-}

@@ -1,7 +1,12 @@
-// The searches every Store backend promises (run inside the store contract suite, on each backend).
+// The search role's contract on every backend: filters, words, ranks and pages, kept in step with every write.
 import { expect, it } from 'vitest';
-import type { PeopleFilters, SearchQuery } from '../../src/search/query.js';
-import type { Entity, RecordToStore, Store } from '../../src/store/store.js';
+import type { RecordStore, RecordToStore } from '../../../src/store/records.js';
+import type { PeopleFilters, SearchQuery, SearchStore } from '../../../src/store/search.js';
+import type { SuppressionStore } from '../../../src/store/suppression.js';
+import type { Entity } from '../../../src/vocabulary/entities.js';
+
+/** What the search contract writes with, and searches. */
+type SearchContractStore = RecordStore & SearchStore & SuppressionStore;
 
 const record = (id: string, fields: object): RecordToStore => {
   const body = JSON.stringify({ id, ...fields });
@@ -14,16 +19,23 @@ const at = (company: string, more: object = {}) => ({
 });
 
 /** The ids (in order) and total of a people search. */
-async function people(store: Store, filters: PeopleFilters, more: Partial<SearchQuery<PeopleFilters>> = {}) {
+async function people(
+  store: SearchContractStore,
+  filters: PeopleFilters,
+  more: Partial<SearchQuery<PeopleFilters>> = {},
+) {
   const page = await store.searchPeople({ filters, limit: 100, ...more });
   return { ids: page.hits.map((hit) => hit.id), total: page.total };
 }
 
-const ids = async (store: Store, filters: PeopleFilters, more: Partial<SearchQuery<PeopleFilters>> = {}) =>
-  (await people(store, filters, more)).ids;
+const ids = async (
+  store: SearchContractStore,
+  filters: PeopleFilters,
+  more: Partial<SearchQuery<PeopleFilters>> = {},
+) => (await people(store, filters, more)).ids;
 
 /** Registers the search contract's tests; `store()` is the suite's fresh, empty store. */
-export function searchContract(store: () => Store) {
+export function searchContract(store: () => SearchContractStore) {
   const put = (entity: Entity, records: RecordToStore[]) => store().upsert(entity, records);
 
   it('finds people by current company, seniority, department and country, in id order', async () => {

@@ -1,20 +1,8 @@
 // What search filters and ranks on, derived from a record: the columns of the stores' search tables.
-import { DEPARTMENTS, SENIORITIES } from '../generate/values.js';
-import { type Country, countryOf, hqCountryKey, regionOf, stateKey } from './places.js';
-import { compactLabel, searchWords, storedWords } from './text.js';
-
-/** Seniority ids 1–7 and department ids 1–17: the enumerations of contract §1, numbered in order. */
-export { DEPARTMENTS, SENIORITIES };
-
-const idsByLabel = (labels: readonly string[]) =>
-  new Map(labels.map((label, i) => [searchWords(label), i + 1]));
-const SENIORITY_IDS = idsByLabel(SENIORITIES);
-const DEPARTMENT_IDS = idsByLabel(DEPARTMENTS);
-
-/** The id of a seniority label (case, spacing and punctuation ignored), or undefined. */
-export const seniorityId = (label: string) => SENIORITY_IDS.get(searchWords(label));
-/** The id of a department label (case, spacing and punctuation ignored), or undefined. */
-export const departmentId = (label: string) => DEPARTMENT_IDS.get(searchWords(label));
+import { departmentId } from '../vocabulary/departments.js';
+import { type Country, countryOf, hqCountryKey, regionOf, stateKey } from '../vocabulary/places.js';
+import { seniorityId } from '../vocabulary/seniorities.js';
+import { compactLabel, searchWords, storedWords } from '../vocabulary/words.js';
 
 /** A person's derived search columns. Word columns hold `storedWords`; key lists are `|a|b|`. */
 export interface PersonFacts {

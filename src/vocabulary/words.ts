@@ -1,4 +1,5 @@
-// Text as search compares it: words folded for case, accents and punctuation, matched as words or their starts.
+// Text as the service compares it: words folded for case, accents and punctuation, matched as words or their
+// starts (labels of the vocabulary, search filters and the search tables' columns alike).
 
 const MARKS = /\p{M}+/gu;
 const NOT_WORD = /[^\p{L}\p{N}]+/gu;

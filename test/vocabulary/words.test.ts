@@ -1,4 +1,4 @@
-// Search text: folded words, and "every word as a word or the start of one".
+// Words as the service compares them (src/vocabulary/words.ts): folded, and "every word as a word or the start of one".
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,7 +8,7 @@ import {
   storedWords,
   wordList,
   wordScore,
-} from '../../src/search/text.js';
+} from '../../src/vocabulary/words.js';
 
 describe('search words', () => {
   it('fold case, accents, compatibility forms and punctuation', () => {

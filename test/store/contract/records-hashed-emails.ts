@@ -1,11 +1,11 @@
-// The Store contract for hashed e-mail lookups: records as an import prepares them, found by the SHA-256 of
-// their addresses through the identifier index, on every write path. Part of describeStoreContract.
+// The records contract for hashed e-mail lookups: records as an import prepares them, found by the SHA-256 of
+// their addresses through the identifier index, on every write path. Part of recordsContract.
 import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { personLookupKey } from '../../src/identifiers/params.js';
-import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
-import { resolve } from '../../src/lookup/resolve.js';
-import type { RecordToStore, Store } from '../../src/store/store.js';
+import { personLookupKey } from '../../../src/identifiers/params.js';
+import { Invalid, prepareLine } from '../../../src/ingest/prepare.js';
+import { resolve } from '../../../src/lookup/resolve.js';
+import type { RecordStore, RecordToStore } from '../../../src/store/records.js';
 
 /** `printf %s ADDRESS | sha256sum`, as a caller computes it. */
 const sha256 = (address: string) => createHash('sha256').update(address).digest('hex');
@@ -25,7 +25,7 @@ function prepared(n: number, work: string[], personal: string[] = [], extra: obj
 
 /** What a lookup by one parameter answers: the record's id, or the problem's code and matches. */
 async function lookup(
-  store: Store,
+  store: RecordStore,
   param: 'work_email' | 'work_email_sha256' | 'personal_email_sha256',
   raw: string,
 ) {
@@ -39,7 +39,7 @@ async function lookup(
 }
 
 /** Registers the hashed e-mail cases in the caller's describe; `store` is the test's open, empty store. */
-export function hashedEmailContract(store: () => Store) {
+export function hashedEmailContract(store: () => RecordStore) {
   it('finds a person by the SHA-256 of a work or personal address, as typed in any case', async () => {
     await store().upsert('people', [prepared(1, ['Jane.Citizen@Acme.com.au'], ['jane@gmail.com'])]);
     expect(await lookup(store(), 'work_email_sha256', sha256('jane.citizen@acme.com.au'))).toEqual({

@@ -1,11 +1,11 @@
-// The Store contract for matching a person by name and company: records as an import prepares them, matched
+// The records contract for matching a person by name and company: records as an import prepares them, matched
 // through the name-at-company index on every write path, scored, and answered as one record, 404 or 409.
-// Part of describeStoreContract.
+// Part of recordsContract.
 import { expect, it } from 'vitest';
-import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
-import { type PeopleLookupParam, peopleKeys } from '../../src/lookup/operations.js';
-import { resolve } from '../../src/lookup/resolve.js';
-import type { RecordToStore, Store } from '../../src/store/store.js';
+import { Invalid, prepareLine } from '../../../src/ingest/prepare.js';
+import { type PeopleLookupParam, peopleKeys } from '../../../src/lookup/operations.js';
+import { resolve } from '../../../src/lookup/resolve.js';
+import type { RecordStore, RecordToStore } from '../../../src/store/records.js';
 
 const ACME = {
   id: 'fc1',
@@ -33,7 +33,7 @@ const person = (n: number, first: string, last: string, company: object | undefi
   });
 
 /** What a `/people` lookup with these parameters answers: id, matched-by and likelihood, or the problem. */
-async function lookup(store: Store, params: Partial<Record<PeopleLookupParam, string>>) {
+async function lookup(store: RecordStore, params: Partial<Record<PeopleLookupParam, string>>) {
   try {
     const { keys, name } = peopleKeys(Object.entries(params) as Array<[PeopleLookupParam, string]>);
     const { record, matchedBy, likelihood } = await resolve(store, 'people', keys, name);
@@ -45,7 +45,7 @@ async function lookup(store: Store, params: Partial<Record<PeopleLookupParam, st
 }
 
 /** Registers the name-match cases in the caller's describe; `store` is the test's open, empty store. */
-export function nameMatchContract(store: () => Store) {
+export function nameMatchContract(store: () => RecordStore) {
   it('matches a person by name at a company given by id, domain, LinkedIn or name, with its likelihood', async () => {
     await store().upsert('people', [
       person(1, 'Zoë', "O'Brien-Smith", ACME, { middle_name: 'Anne' }),

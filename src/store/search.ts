@@ -1,4 +1,5 @@
-// A search as the stores take it: filters already normalised to the search tables' forms, an order, a page.
+// The search role of the store: a search as the stores take it (filters already normalised to the search
+// tables' forms, an order, a page) and the page it answers.
 
 /**
  * People filters; each list means any of its values, and every filter given must hold. Word filters
@@ -74,3 +75,17 @@ export const TOTAL_CAP = 10_000;
 /** The total of a count made with LIMIT TOTAL_CAP + 1. */
 export const totalOf = (counted: number): SearchTotal =>
   counted > TOTAL_CAP ? { value: TOTAL_CAP, relation: 'gte' } : { value: counted, relation: 'eq' };
+
+/**
+ * Searches of the search tables, which every record write keeps in step (so a search sees what a lookup
+ * would). Both stores answer alike: their SQL is written once (./sql/search.ts).
+ */
+export interface SearchStore {
+  /**
+   * People matching every filter (and `q`'s words), ordered by id, or by rank then id with `q`, from
+   * `query.start`: the page's records (id and stored body) and the total, exact up to TOTAL_CAP.
+   */
+  searchPeople(query: SearchQuery<PeopleFilters>): Promise<SearchPage>;
+  /** Companies matching every filter (and `q`), as `searchPeople`. */
+  searchCompanies(query: SearchQuery<CompanyFilters>): Promise<SearchPage>;
+}

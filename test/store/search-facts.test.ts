@@ -1,10 +1,13 @@
-// What search derives from a record: country, region, enumeration ids, folded words; previews of contact.
+// What the search tables derive from a record (src/store/search-facts.ts): country, region, enumeration ids,
+// folded words; and previews of contact, from the same any-JSON.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generatePeople } from '../../src/generate/index.js';
-import { companyFacts, departmentId, personFacts, seniorityId } from '../../src/search/facts.js';
-import { countryOf, stateKey } from '../../src/search/places.js';
 import { personPreview } from '../../src/search/preview.js';
+import { companyFacts, personFacts } from '../../src/store/search-facts.js';
+import { departmentId } from '../../src/vocabulary/departments.js';
+import { countryOf, stateKey } from '../../src/vocabulary/places.js';
+import { seniorityId } from '../../src/vocabulary/seniorities.js';
 
 describe('facts of a person', () => {
   it('take the country from the last entry of location only when it names Australia or New Zealand', () => {

@@ -1,0 +1,102 @@
+// The accounting role of the store: quota counts, usage, the audit log, and the journal they are folded from.
+import type { Operation } from '../vocabulary/operations.js';
+
+/** What happened to a key's requests: every request, and each outcome (a 5xx counts only as a request). */
+export interface UsageCounts {
+  requests: number;
+  matched: number;
+  not_found: number;
+  ambiguous: number;
+  /** Any other 4xx: bad parameters, and 401/402/403/429 for a known key. */
+  rejected: number;
+}
+
+/** Usage of one key on one UTC day ('YYYY-MM-DD') for one operation. */
+export interface UsageRow extends UsageCounts {
+  key_id: string;
+  day: string;
+  operation: Operation;
+}
+
+export interface UsageFilter {
+  keyId?: string;
+  /** First day included, 'YYYY-MM-DD'. */
+  since?: string;
+}
+
+/** One keyed lookup as audited: parameter names (never their values) and the record ids disclosed. */
+export interface AuditEntry {
+  /** ISO-8601 time of the request. */
+  at: string;
+  key_id: string;
+  operation: Operation;
+  params: string[];
+  /** The record id on a 200/304, the ids listed by a 409, none otherwise. */
+  matched: string[];
+  status: number;
+}
+
+/** An audit entry with its lists comma-joined, as the stores keep them and the journal carries them. */
+export interface AuditRow {
+  at: string;
+  key_id: string;
+  operation: Operation;
+  /** Parameter names, comma-joined (none hold a comma). */
+  params: string;
+  /** Record ids, comma-joined (none hold a comma). */
+  matched: string;
+  status: number;
+}
+
+/** What a run of the accounting journal adds to the store (src/accounting/journal-format.ts). */
+export interface AccountingBatch {
+  audit: AuditRow[];
+  usage: UsageRow[];
+  /** Matched lookups per period ('YYYY-MM') and key id. */
+  quota: Map<string, Map<string, number>>;
+}
+
+export interface AuditFilter {
+  keyId?: string;
+  /** Entries that disclosed this record id. */
+  recordId?: string;
+  /** Earliest time included (ISO-8601 date or time). */
+  since?: string;
+  /** At most this many entries: the oldest, or the newest with `newestFirst`. */
+  limit?: number;
+  /** Newest first (time, then the order they were written in, both descending); oldest first otherwise. */
+  newestFirst?: boolean;
+}
+
+export interface AccountingStore {
+  /** Matched lookups counted against a key in a period ('YYYY-MM'). */
+  quotaUsed(keyId: string, period: string): Promise<number>;
+  /** Adds to those counts; `counts` maps key id to the number to add. */
+  addQuotaUse(period: string, counts: Map<string, number>): Promise<void>;
+
+  /** Adds each row's counts to the stored ones for its key, day and operation. */
+  addUsage(rows: UsageRow[]): Promise<void>;
+  /** Usage rows in day, key and operation order. */
+  usage(filter: UsageFilter): Promise<UsageRow[]>;
+
+  /** Appends audit entries in one transaction. */
+  addAudit(entries: AuditEntry[]): Promise<void>;
+  /** Audit entries in time order, oldest first unless `filter.newestFirst`. */
+  audit(filter: AuditFilter): Promise<AuditEntry[]>;
+  /** Removes entries older than `before`; returns how many. */
+  pruneAudit(before: Date): Promise<number>;
+
+  /**
+   * Folds a run of an accounting journal segment into the store, in one transaction with the segment's
+   * new offset (`to`), and only if the segment is folded exactly up to `from`: whoever folds a run, and
+   * however often it is tried, it is counted once. False when the offset was not `from`.
+   */
+  foldJournal(segment: string, from: number, to: number, batch: AccountingBatch): Promise<boolean>;
+  /** How far a journal segment has been folded, in bytes (0 when never; negative once forgotten). */
+  journalOffset(segment: string): Promise<number>;
+  /**
+   * Forgets a segment whose file is deleted: no run of it folds again, not even one a late folder read
+   * before the file went. The mark that says so is removed a day later (the name is never used again).
+   */
+  forgetJournal(segment: string): Promise<void>;
+}

@@ -1,0 +1,99 @@
+// The records role on PostgreSQL: lookups on the read pool (a replica when DATABASE_READ_URL is set), writes
+// on the primary, each one transaction.
+import type pg from 'pg';
+import type { Entity, IdentifierKind } from '../../vocabulary/entities.js';
+import type { RecordStore, RecordToStore, ServedRecord, StoredRecord, UpsertCounts } from '../records.js';
+import { ENTITY_TABLES, IDENTIFIER_KIND_CODES } from '../sql/tables.js';
+import { deleteRecords } from './identifiers.js';
+import { inTransaction, query } from './pool.js';
+import { upsertBatch } from './upsert.js';
+
+const EXPORT_PAGE = 2_000;
+
+export class PostgresRecords implements RecordStore {
+  constructor(
+    private readonly primary: pg.Pool,
+    private readonly replica: pg.Pool,
+  ) {}
+
+  async findIds(entity: Entity, kind: IdentifierKind, value: string, limit: number): Promise<string[]> {
+    const t = ENTITY_TABLES[entity];
+    const { rows } = await query<{ id: string }>(this.replica, {
+      name: `enrich_${entity}_find_ids`,
+      text: `SELECT DISTINCT r.id FROM ${t.identifiers} i JOIN ${t.records} r ON r.rid = i.rid
+             WHERE i.kind = $1 AND i.value = $2 ORDER BY r.id LIMIT $3`,
+      values: [IDENTIFIER_KIND_CODES[kind], value, limit],
+    });
+    return rows.map((row) => row.id);
+  }
+
+  async getRecord(entity: Entity, id: string): Promise<StoredRecord | undefined> {
+    const { rows } = await query<StoredRecord>(this.replica, {
+      name: `enrich_${entity}_get_record`,
+      text: `SELECT id, body, etag FROM ${ENTITY_TABLES[entity].records} WHERE id = $1`,
+      values: [id],
+    });
+    return rows[0];
+  }
+
+  async findRecords(
+    entity: Entity,
+    kind: IdentifierKind | 'id',
+    value: string,
+    limit: number,
+  ): Promise<ServedRecord[]> {
+    const t = ENTITY_TABLES[entity];
+    if (kind === 'id') {
+      const record = limit > 0 ? await this.getRecord(entity, value) : undefined;
+      return record ? [record] : [];
+    }
+    const { rows } = await query<ServedRecord>(this.replica, {
+      name: `enrich_${entity}_find_records`,
+      text: `SELECT r.id, r.etag, r.body FROM ${t.identifiers} i JOIN ${t.records} r ON r.rid = i.rid
+             WHERE i.kind = $1 AND i.value = $2 ORDER BY r.id LIMIT $3`,
+      values: [IDENTIFIER_KIND_CODES[kind], value, limit],
+    });
+    return rows;
+  }
+
+  /**
+   * A write of records in one transaction on the primary: every record write runs here, and what must be
+   * written with the records (search rows, a suppression's hashes) is written in it.
+   */
+  transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.primary, work);
+  }
+
+  async upsert(entity: Entity, records: RecordToStore[]): Promise<UpsertCounts> {
+    if (records.length === 0) return { inserted: 0, updated: 0 };
+    return this.transaction((client) => upsertBatch(client, entity, records));
+  }
+
+  async delete(entity: Entity, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.transaction((client) => deleteRecords(client, ENTITY_TABLES[entity], ids));
+  }
+
+  /** Pages through by id (keyset), so no connection is held between pages however slow the reader. */
+  async *exportBodies(entity: Entity): AsyncIterable<string> {
+    let after = '';
+    for (;;) {
+      const { rows } = await query<{ id: string; body: string }>(this.replica, {
+        name: `enrich_${entity}_export_page`,
+        text: `SELECT id, body FROM ${ENTITY_TABLES[entity].records} WHERE id > $1 ORDER BY id LIMIT $2`,
+        values: [after, EXPORT_PAGE],
+      });
+      for (const row of rows) yield row.body;
+      const last = rows.at(-1);
+      if (!last || rows.length < EXPORT_PAGE) return;
+      after = last.id;
+    }
+  }
+
+  async count(entity: Entity): Promise<number> {
+    const { rows } = await query<{ n: number }>(this.primary, {
+      text: `SELECT count(*)::int AS n FROM ${ENTITY_TABLES[entity].records}`,
+    });
+    return rows[0]?.n ?? 0;
+  }
+}

@@ -1,0 +1,193 @@
+// Record writes on SQLite: each one transaction writing records, their identifiers and search rows and bumping
+// the store's generation, through the serving index's write protocol; and what that index reads back.
+import type Database from 'better-sqlite3';
+import type { Entity } from '../../vocabulary/entities.js';
+import type { RecordToStore, UpsertCounts } from '../records.js';
+import type { ServingIndex } from '../serving/serving-index.js';
+import type { IndexSource, RecordChange, SourceRow } from '../serving/source.js';
+import { ENTITY_TABLES, kindCode } from '../sql/tables.js';
+import type { SqliteSearchWrites } from './search-writes.js';
+
+function prepareEntity(db: Database.Database, entity: Entity) {
+  const { records, identifiers } = ENTITY_TABLES[entity];
+  return {
+    current: db.prepare<[string], [number, string]>(`SELECT rid, idents FROM ${records} WHERE id = ?`).raw(),
+    insert: db.prepare<[string, string, string, string]>(
+      `INSERT INTO ${records} (id, etag, body, idents) VALUES (?, ?, ?, ?)`,
+    ),
+    // An unchanged record is not rewritten: no page is dirtied when a file is imported again.
+    update: db.prepare<[{ rid: number; etag: string; body: string; idents: string }]>(
+      `UPDATE ${records} SET etag = @etag, body = @body, idents = @idents
+       WHERE rid = @rid AND (etag IS NOT @etag OR body IS NOT @body OR idents IS NOT @idents)`,
+    ),
+    insertIdentifier: db.prepare<[number, string, string]>(
+      `INSERT OR IGNORE INTO ${identifiers} (kind, value, id) VALUES (?, ?, ?)`,
+    ),
+    deleteIdentifier: db.prepare<[number, string, string]>(
+      `DELETE FROM ${identifiers} WHERE kind = ? AND value = ? AND id = ?`,
+    ),
+    deleteRecord: db
+      .prepare<[string], [number, string]>(`DELETE FROM ${records} WHERE id = ? RETURNING rid, idents`)
+      .raw(),
+    row: db.prepare<[string], SourceRow>(`SELECT id, etag, body, idents FROM ${records} WHERE id = ?`),
+    rowsAfter: db.prepare<[string, number], SourceRow>(
+      `SELECT id, etag, body, idents FROM ${records} WHERE id > ? ORDER BY id LIMIT ?`,
+    ),
+    identifiersAfter: db
+      .prepare<[number, string, number], [number, string, string]>(
+        `SELECT kind, value, id FROM ${identifiers} WHERE (kind, value) > (?, ?) ORDER BY kind, value, id LIMIT ?`,
+      )
+      .raw(),
+  };
+}
+
+function prepareServingState(db: Database.Database) {
+  return {
+    nextGeneration: db
+      .prepare<[], number>('UPDATE serving_state SET generation = generation + 1 RETURNING generation')
+      .pluck(),
+    generation: db.prepare<[], number>('SELECT generation FROM serving_state').pluck(),
+    storeId: db.prepare<[], string>('SELECT store_id FROM serving_state').pluck(),
+  };
+}
+
+type EntityStatements = ReturnType<typeof prepareEntity>;
+
+/** An identifier as the record's `idents` column lists it: [kind code, normalised value]. */
+type IdentifierPair = [number, string];
+
+function removeIdentifiers(statements: EntityStatements, id: string, idents: string): void {
+  for (const [kind, value] of JSON.parse(idents) as IdentifierPair[])
+    statements.deleteIdentifier.run(kind, value, id);
+}
+
+/** What a write transaction did: its result, the records it changed, and the store's new generation. */
+interface Written<T> {
+  result: T;
+  changes: RecordChange[];
+  generation: number;
+}
+
+/**
+ * The record writes of one connection. Every write is one BEGIN IMMEDIATE transaction (a deferred one that
+ * reads first fails at once when another process commits in between) that also bumps the store's
+ * generation; with a serving index, it runs inside the index's write protocol. `written` closes every one
+ * of them: what must be written with the records, in their transaction, is written there.
+ */
+export class SqliteRecordWrites implements IndexSource {
+  private readonly entities: Record<Entity, EntityStatements>;
+  private readonly state: ReturnType<typeof prepareServingState>;
+  private readonly upsertTx: (entity: Entity, records: RecordToStore[]) => Written<UpsertCounts>;
+  private readonly deleteTx: (entity: Entity, ids: string[], alongside: () => void) => Written<number>;
+  index: ServingIndex | undefined;
+
+  constructor(db: Database.Database, search: SqliteSearchWrites) {
+    this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
+    const state = prepareServingState(db);
+    this.state = state;
+    const upsert = (entity: Entity, records: RecordToStore[]) => {
+      const statements = this.entities[entity];
+      const changes: RecordChange[] = [];
+      // The read that finds a record's identifiers tells whether its id is new: counting costs nothing.
+      const counts: UpsertCounts = { inserted: 0, updated: 0 };
+      for (const { id, etag, body, identifiers, facts } of records) {
+        const pairs = identifiers.map(({ kind, value }): IdentifierPair => [kindCode(kind), value]);
+        const idents = JSON.stringify(pairs);
+        const current = statements.current.get(id);
+        if (current === undefined) {
+          counts.inserted++;
+          const rid = Number(statements.insert.run(id, etag, body, idents).lastInsertRowid);
+          search.put(entity, rid, id, facts, body);
+          changes.push({ id, row: { id, etag, body, idents } });
+        } else {
+          counts.updated++;
+          if (statements.update.run({ rid: current[0], etag, body, idents }).changes === 0) continue;
+          search.put(entity, current[0], id, facts, body);
+          changes.push({ id, row: { id, etag, body, idents } });
+          if (current[1] === idents) continue;
+          removeIdentifiers(statements, id, current[1]);
+        }
+        for (const [kind, value] of pairs) statements.insertIdentifier.run(kind, value, id);
+      }
+      return { changes, counts };
+    };
+    const remove = (entity: Entity, ids: string[]): RecordChange[] => {
+      const statements = this.entities[entity];
+      const changes: RecordChange[] = [];
+      for (const id of ids) {
+        const removed = statements.deleteRecord.get(id);
+        if (removed === undefined) continue;
+        removeIdentifiers(statements, id, removed[1]);
+        search.remove(entity, removed[0]);
+        changes.push({ id });
+      }
+      return changes;
+    };
+    const written = <T>(result: T, changes: RecordChange[]): Written<T> => ({
+      result,
+      changes,
+      generation: state.nextGeneration.get()!,
+    });
+    const upsertTx = db.transaction((entity: Entity, records: RecordToStore[]) => {
+      const { changes, counts } = upsert(entity, records);
+      return written(counts, changes);
+    });
+    const deleteTx = db.transaction((entity: Entity, ids: string[], alongside: () => void) => {
+      const changes = remove(entity, ids);
+      alongside();
+      return written(changes.length, changes);
+    });
+    this.upsertTx = (entity, records) => upsertTx.immediate(entity, records);
+    this.deleteTx = (entity, ids, alongside) => deleteTx.immediate(entity, ids, alongside);
+  }
+
+  /** Runs a write transaction, through the serving index's write protocol when there is one. */
+  private write<T>(entity: Entity, ids: readonly string[], tx: () => Written<T>): T {
+    return this.index ? this.index.write(entity, ids, tx) : tx().result;
+  }
+
+  upsert(entity: Entity, records: RecordToStore[]): UpsertCounts {
+    return this.write(
+      entity,
+      records.map((r) => r.id),
+      () => this.upsertTx(entity, records),
+    );
+  }
+
+  /** Deletes records; `alongside` writes what goes with them in the same transaction (a suppression). */
+  delete(entity: Entity, ids: string[], alongside: () => void = () => {}): number {
+    return this.write(entity, ids, () => this.deleteTx(entity, ids, alongside));
+  }
+
+  /** Bumps the store's generation inside the caller's write transaction; the new generation. */
+  nextGeneration(): number {
+    return this.state.nextGeneration.get()!;
+  }
+
+  // IndexSource: how the serving index reads the store of record.
+  storeId(): string {
+    return this.state.storeId.get()!;
+  }
+
+  generation(): number {
+    return this.state.generation.get()!;
+  }
+
+  rows(entity: Entity, ids: readonly string[]): SourceRow[] {
+    const { row } = this.entities[entity];
+    return ids.map((id) => row.get(id)).filter((r): r is SourceRow => r !== undefined);
+  }
+
+  page(entity: Entity, afterId: string, limit: number): SourceRow[] {
+    return this.entities[entity].rowsAfter.all(afterId, limit);
+  }
+
+  identPage(
+    entity: Entity,
+    after: [number, string] | undefined,
+    limit: number,
+  ): Array<[number, string, string]> {
+    const [kind, value] = after ?? [-1, ''];
+    return this.entities[entity].identifiersAfter.all(kind, value, limit);
+  }
+}

@@ -23,11 +23,13 @@ const LAYERS: readonly (readonly string[])[] = [
   // Each backend: its data migrations derive identifiers from records.
   ['store/sqlite', 'store/postgres'],
   ['store/open'],
-  // The stages of a request and the use cases, each over the store roles it needs; the generator.
-  ['auth', 'accounting', 'privacy', 'lookup', 'search', 'generate'],
+  // The stages of a request and the use cases, each over the store roles it needs.
+  ['auth', 'accounting', 'privacy', 'lookup', 'search'],
   ['limits'],
   ['http'],
   ['openapi', 'ingest'],
+  // The synthetic generator, which reads and writes NDJSON as imports do.
+  ['generate'],
   ['routes', 'demo'],
   ['app'],
   ['server'],

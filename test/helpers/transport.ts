@@ -1,13 +1,13 @@
 // How a test reaches the app: inject(), through Fastify's router, or a real socket to the app listening as
 // `enrich serve` has it, where lookups enter by LookupPath.serve (its own URL splitting and query parsing).
 import { type IncomingHttpHeaders, request } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { recorder } from '../recording/record.js';
 
 export type Over = 'inject' | 'socket';
 
 export interface SendOptions {
-  method?: string;
+  method?: InjectOptions['method'];
   /** Sent as it is, never re-encoded: the malformed URLs of the edge cases stay malformed. */
   url: string;
   headers?: Record<string, string>;

@@ -1,7 +1,7 @@
 // How a test reaches the app: inject(), through Fastify's router, or a real socket to the app listening as
 // `enrich serve` has it, where lookups enter by LookupPath.serve (its own URL splitting and query parsing).
 import { type IncomingHttpHeaders, request } from 'node:http';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { recorder } from '../recording/record.js';
 
 export type Over = 'inject' | 'socket';
@@ -20,7 +20,7 @@ export interface Sent {
   statusCode: number;
   headers: IncomingHttpHeaders;
   body: string;
-  json(): any;
+  json: LightMyRequestResponse['json'];
 }
 
 export type Send = (options: SendOptions) => Promise<Sent>;

@@ -3,8 +3,21 @@
 import { type IncomingHttpHeaders, request } from 'node:http';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { recorder } from '../recording/record.js';
+import { BACKENDS } from './app.js';
 
 export type Over = 'inject' | 'socket';
+
+/**
+ * Each backend through inject() and over a socket, for the suites of lookups' edge cases: `label` names
+ * the first as the suites always did (`sqlite`), the second with `, over a socket`.
+ */
+export const SETUPS = BACKENDS.flatMap((backend) =>
+  (['inject', 'socket'] as const).map((over) => ({
+    backend,
+    over,
+    label: over === 'inject' ? backend : `${backend}, over a socket`,
+  })),
+);
 
 export interface SendOptions {
   method?: InjectOptions['method'];
@@ -20,6 +33,7 @@ export interface Sent {
   statusCode: number;
   headers: IncomingHttpHeaders;
   body: string;
+  rawPayload: Buffer;
   json: LightMyRequestResponse['json'];
 }
 
@@ -58,6 +72,7 @@ function overSocket(origin: URL, { method = 'GET', url, headers = {}, payload }:
           statusCode: res.statusCode!,
           headers: res.headers,
           body: text,
+          rawPayload: received,
           json: () => JSON.parse(text),
         });
       });

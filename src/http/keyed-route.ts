@@ -21,7 +21,8 @@ export interface KeyedRoute extends Omit<RouteOptions, 'handler' | 'config' | 'a
   cost?: number;
   /**
    * Whether a request counts against the key's monthly quota of matched lookups: refused 402 once it is
-   * used up; an answer that discloses records (`admitted.matched`) counts, and says what is left.
+   * used up; an answer that discloses records (`admitted.matched`) counts, and says what is left. The
+   * count outlives the process through the audit of a lookup operation, as a lookup's does (`audit`).
    */
   quota?: boolean;
   /** Audited and metered as this operation, whatever the answer, once the token names a key. */

@@ -7,7 +7,7 @@ import {
   type UsageRow,
 } from '../store/store.js';
 import type { LookupRecord } from './accounting.js';
-import { usageOutcome } from './outcome.js';
+import { usageOutcome } from './usage-outcome.js';
 import { mergeUsage } from './usage-report.js';
 
 /**

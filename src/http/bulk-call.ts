@@ -3,7 +3,7 @@
 // commit as a lookup's is.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { outcomeOf } from '../accounting/outcome.js';
+import { outcomeOf } from '../accounting/usage-outcome.js';
 import { ProblemError, toProblem } from '../errors.js';
 import type { QuotaCounter, QuotaTicket } from '../limits/quota.js';
 import type { LimitDecision, RateLimiter } from '../limits/rate-limit.js';

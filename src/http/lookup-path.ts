@@ -4,7 +4,7 @@
 // logger, hook or metric object. A POST lookup reads its JSON body first, then goes the same way.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
-import { outcomeOf } from '../accounting/outcome.js';
+import { outcomeOf } from '../accounting/usage-outcome.js';
 import { ProblemError, toProblem } from '../errors.js';
 import { projectRecord } from '../lookup/fields.js';
 import { idsListed } from '../lookup/item.js';

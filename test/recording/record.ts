@@ -101,7 +101,8 @@ function recordFetches(): void {
   const fetched = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
-    const record = recorder(init?.method ?? 'GET', url);
+    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+    const record = recorder(method, url);
     const res = await fetched(input, init);
     if (record !== undefined) {
       const headers = Object.fromEntries(res.headers);

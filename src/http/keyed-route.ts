@@ -125,8 +125,8 @@ class KeyedServe {
     const call = new KeyedCall(request, reply);
     let answer: unknown;
     let problem: ProblemError | undefined;
-    // What a 503 must not carry if the accounting cannot be kept: the headers the handler set.
-    let before: string[] = [];
+    // The headers before the handler ran: a 503 for accounting that could not be kept carries no other.
+    let before: string[] | undefined;
     try {
       await this.admission.admit(call, this.gate);
       if (request.validationError) throw request.validationError;
@@ -142,8 +142,9 @@ class KeyedServe {
       reply.header('enrich-quota-remaining', String(remaining));
     }
     if (this.audit && !this.accounted(call, request, reply, problem)) {
-      for (const name of Object.keys(reply.getHeaders()))
-        if (!before.includes(name)) reply.removeHeader(name);
+      for (const name of Object.keys(reply.getHeaders())) {
+        if (before !== undefined && !before.includes(name)) reply.removeHeader(name);
+      }
       return sendProblem(request, reply, toProblem(new StoreUnavailableError()));
     }
     if (problem === undefined) return answer;

@@ -1,7 +1,8 @@
 // A route declared with app.keyedRoute: given the admitted key, charged its cost, met by the quota when it
 // says so, validated only once admitted, and documented as taking a bearer token.
 import { Type } from '@sinclair/typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { JournalWriter } from '../../src/accounting/journal.js';
 import { MemoryRateLimiter } from '../../src/limits/rate-limit.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 
@@ -30,6 +31,19 @@ describe('a keyed route', () => {
         schema: { body: Type.Object({ name: Type.String() }, { additionalProperties: false }) },
       },
       async (request) => request.body,
+    );
+    t.app.keyedRoute(
+      {
+        method: 'GET',
+        url: '/v1/test/audited',
+        scopes: ['people:read'],
+        audit: { operation: 'people_search', params: () => ['q'] },
+      },
+      async (_request, reply, admitted) => {
+        admitted.matched = ['fp000000000001'];
+        reply.header('enrich-total', '1');
+        return { found: 1 };
+      },
     );
   });
   afterAll(() => t.close());
@@ -75,6 +89,25 @@ describe('a keyed route', () => {
     expect(invalid.json().code).toBe('invalid_parameter');
     expect(invalid.headers.ratelimit).toBeDefined();
     expect((await send('POST', '/v1/test/validated', t.auth, { name: 'x' })).json()).toEqual({ name: 'x' });
+  });
+
+  it('answers 503 when its audit cannot be written: no answer goes out unrecorded, nor its headers', async () => {
+    const refused = await t.newKey({ scopes: ['company:read'], rate: 10 });
+    const commit = vi.spyOn(JournalWriter.prototype, 'commit').mockImplementation(() => {
+      throw new Error('ENOSPC: no space left on device');
+    });
+    try {
+      const answered = await send('GET', '/v1/test/audited', t.auth);
+      expect(answered.statusCode).toBe(503);
+      expect(answered.headers['enrich-total']).toBeUndefined();
+      expect(answered.headers.ratelimit).toBeDefined();
+      expect(answered.json().code).toBe('unavailable');
+      const forbidden = await send('GET', '/v1/test/audited', refused.auth);
+      expect([forbidden.statusCode, forbidden.headers.ratelimit]).toEqual([503, '"default";r=9;t=1']);
+    } finally {
+      commit.mockRestore();
+    }
+    expect((await send('GET', '/v1/test/audited', t.auth)).headers['enrich-total']).toBe('1');
   });
 
   it('is documented as taking a bearer token', async () => {

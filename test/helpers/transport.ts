@@ -8,15 +8,14 @@ import { BACKENDS } from './app.js';
 export type Over = 'inject' | 'socket';
 
 /**
- * Each backend through inject() and over a socket, for the suites of lookups' edge cases: `label` names
- * the first as the suites always did (`sqlite`), the second with `, over a socket`.
+ * Each backend through inject() and over a socket, for the suites of lookups' edge cases, as
+ * `[label, backend, over]`: the label names the first as the suites always did (`sqlite`), the second with
+ * `, over a socket`.
  */
 export const SETUPS = BACKENDS.flatMap((backend) =>
-  (['inject', 'socket'] as const).map((over) => ({
-    backend,
-    over,
-    label: over === 'inject' ? backend : `${backend}, over a socket`,
-  })),
+  (['inject', 'socket'] as const).map(
+    (over) => [over === 'inject' ? backend : `${backend}, over a socket`, backend, over] as const,
+  ),
 );
 
 export interface SendOptions {

@@ -4,7 +4,7 @@ import { mintToken } from '../../src/auth/tokens.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 import { SETUPS, type Send, sender } from '../helpers/transport.js';
 
-describe.each(SETUPS)('on $label', ({ backend, over }) => {
+describe.each(SETUPS)('on %s', (_label, backend, over) => {
   let t: TestApp;
   let send: Send;
   beforeAll(async () => {

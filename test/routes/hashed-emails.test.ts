@@ -7,7 +7,7 @@ import { SETUPS, type Send, sender } from '../helpers/transport.js';
 /** `printf %s ADDRESS | sha256sum`, as the README shows. */
 const sha256 = (address: string) => createHash('sha256').update(address).digest('hex');
 
-describe.each(SETUPS)('hashed e-mail lookups on $label', ({ backend, over }) => {
+describe.each(SETUPS)('hashed e-mail lookups on %s', (_label, backend, over) => {
   let t: TestApp;
   let send: Send;
   beforeAll(async () => {

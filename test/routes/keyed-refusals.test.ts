@@ -182,7 +182,7 @@ describe.each(BACKENDS.flatMap((backend) => OVERS.map((over) => [backend, over] 
     const judged = async (route: KeyedRoute, authorization: string | undefined, from?: string) =>
       verdict(await call(route, authorization, from), route.request.method);
 
-    describe.each(ROUTES)('$name', (route) => {
+    describe.each(ROUTES.map((route) => [route.name, route] as const))('%s', (_name, route) => {
       it('answers a live key with the scope', async () => {
         const key = await t.newKey();
         expect(await judged(route, key.auth)).toMatchObject({ status: 200, ...KEYED });

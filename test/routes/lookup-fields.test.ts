@@ -5,7 +5,7 @@ import { SETUPS, type Send, sender } from '../helpers/transport.js';
 
 const JANE = PEOPLE[0]!;
 
-describe.each(SETUPS)('fields on $label', ({ backend, over }) => {
+describe.each(SETUPS)('fields on %s', (_label, backend, over) => {
   let t: TestApp;
   let send: Send;
   beforeAll(async () => {

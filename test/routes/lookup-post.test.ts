@@ -43,7 +43,7 @@ const headersOf = (res: { headers: Record<string, unknown> }) => {
   return rest;
 };
 
-describe.each(SETUPS)('POST lookups on $label', ({ backend, over }) => {
+describe.each(SETUPS)('POST lookups on %s', (_label, backend, over) => {
   let t: TestApp;
   let send: Send;
   beforeAll(async () => {

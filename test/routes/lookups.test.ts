@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANIES, PEOPLE, type TestApp, testApp } from '../helpers/app.js';
 import { SETUPS, type Send, sender } from '../helpers/transport.js';
 
-describe.each(SETUPS)('on $label', ({ backend, over }) => {
+describe.each(SETUPS)('on %s', (_label, backend, over) => {
   let t: TestApp;
   let send: Send;
   beforeAll(async () => {

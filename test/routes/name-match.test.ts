@@ -31,7 +31,7 @@ const STAFF = [
   { id: 'fp000000000073', name: 'Ana Lima', first_name: 'Ana', last_name: 'Lima', current_company: INITECH },
 ];
 
-describe.each(SETUPS)('on $label', ({ backend, over }) => {
+describe.each(SETUPS)('on %s', (_label, backend, over) => {
   let t: TestApp;
   let send: Send;
   beforeAll(async () => {

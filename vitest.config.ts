@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
+    // Records every response when ENRICH_RECORD_RESPONSES names a directory (test/recording/).
+    setupFiles: ['test/recording/record.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -10,18 +10,21 @@ import {
 import { createServer as createSecureServer } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { openAccounting } from './accounting/open.js';
-import { ProblemError } from './errors.js';
+import { ProblemError, toProblem } from './errors.js';
+import { Admission } from './http/admission.js';
 import { BODY_LIMIT } from './http/body.js';
 import { BulkPath } from './http/bulk-path.js';
 import { clientAddressOf, compileTrust, type TrustProxy } from './http/client-address.js';
 import { registerCompression } from './http/compression.js';
 import { type CorsOrigins, corsPolicy, registerCors } from './http/cors.js';
 import { registerGuards } from './http/guard.js';
+import { decorateKeyedRoute } from './http/keyed-route.js';
 import { LookupPath } from './http/lookup-path.js';
-import { frameworkErrorDetail, sendProblem, toProblem } from './http/problem.js';
+import { frameworkErrorDetail, sendProblem } from './http/problem.js';
 import { TurnRelease } from './http/release.js';
 import { watchRequestBody } from './http/request-deadline.js';
 import { requestId } from './http/request-id.js';
+import { RequestLog } from './http/request-log.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
 import { UnauthenticatedLimit } from './limits/unauthenticated.js';
@@ -131,18 +134,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           onError: (error) => app.log.error({ err: error }, 'accounting journal write or fold failed'),
         });
   const turns = new TurnRelease(accounting, app.log);
-  lookups = new LookupPath({
-    store,
-    limiter,
-    quota,
-    metrics,
-    accounting,
-    log: app.log,
-    accessLog: deps.accessLog ?? false,
-    cors,
-    unauthenticated,
-    turns,
-  });
+  const requests = new RequestLog(metrics, app.log, deps.accessLog ?? false);
+  // Every keyed request's steps, the fast lookup path's included.
+  const admission = new Admission({ keys: store, limiter, quota, unauthenticated, accounting });
+  lookups = new LookupPath({ store, admission, metrics, requests, cors, turns });
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -151,29 +146,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onResponse', (request, reply, done) => {
     if (request.routeOptions.config.lookup) return done(); // counted by the lookup path itself
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.http.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    if (deps.accessLog) {
-      const line = { method: request.method, route, status: reply.statusCode, ms: reply.elapsedTime };
-      request.log.info(line, 'request');
-    }
+    requests.served(request.method, route, reply.statusCode, reply.elapsedTime, request.id);
     done();
   });
-  const bulk = new BulkPath({ store, limiter, quota, metrics, accounting, turns, log: app.log });
+  const bulk = new BulkPath({ store, admission, limiter, quota, metrics, turns, requests });
   app.addHook('preClose', (done) => {
     lookups?.close();
     bulk.close();
     done();
   });
 
-  registerGuards(app, unauthenticated);
-  app.setErrorHandler(async (error, request, reply) => {
-    let problem = toProblem(error);
-    // A 401 is charged to the client's address: past its limit, a 429 instead.
-    if (problem.code === 'unauthorized') {
-      problem = await Promise.resolve(unauthenticated.charge(request.raw, problem)).catch(toProblem);
-    }
-    if (problem.status >= 500)
-      request.log.error({ err: error, route: request.routeOptions.url }, 'request failed');
+  registerGuards(app, admission);
+  decorateKeyedRoute(app, admission, requests);
+  app.setErrorHandler((error, request, reply) => {
+    const problem = toProblem(error);
+    if (problem.status >= 500) requests.failed(error, request.routeOptions.url, request.id);
     return sendProblem(request, reply, problem);
   });
   app.setNotFoundHandler((request, reply) =>
@@ -193,8 +180,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPeople(app, lookups);
   registerCompany(app, lookups);
   registerBulk(app, bulk);
-  registerUsage(app, { store, limiter, accounting });
-  registerSearch(app, { store, limiter, accounting });
+  registerUsage(app, { store, accounting });
+  registerSearch(app, { store });
   registerHealth(app, store, metrics);
   registerDocs(app);
 

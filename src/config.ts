@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { FormatRegistry, type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { ConfigError } from './config-error.js';
 import { compileTrust } from './http/client-address.js';
 
 /** A connection URL the WHATWG parser reads, as the PostgreSQL and Redis clients will. */
@@ -68,10 +69,6 @@ export const ConfigSchema = Type.Object({
   maxConnections: Type.Integer({ minimum: 1 }),
 });
 export type Config = Readonly<Static<typeof ConfigSchema>>;
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 /** The settings that may hold a password. */
 const CONNECTIONS = ['databaseUrl', 'databaseReadUrl', 'redisUrl'] as const;

@@ -1,4 +1,6 @@
-// Every problem the service can answer with: stable code, status and title, declared once (contract §5).
+// Every problem the service can answer with: stable code, status and title, declared once (contract §5),
+// and what any error thrown on the way to an answer becomes.
+import type { FastifyError } from 'fastify';
 
 export const Problems = {
   missing_identifier: { status: 400, title: 'No identifier given' },
@@ -43,4 +45,62 @@ export class ProblemError extends Error {
     this.name = 'ProblemError';
     this.status = Problems[code].status;
   }
+}
+
+const CODE_BY_STATUS: Record<number, ProblemCode> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+/** Retry-After for a store that has gone away: the pools reconnect within seconds. */
+const UNAVAILABLE_RETRY_SECONDS = '2';
+
+/** Maps any thrown value to a ProblemError; unexpected errors become a bare 500. */
+export function toProblem(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error;
+  if (error instanceof StoreUnavailableError) {
+    return new ProblemError(
+      'unavailable',
+      'The data store is unavailable; retry shortly.',
+      {},
+      {
+        'retry-after': UNAVAILABLE_RETRY_SECONDS,
+      },
+    );
+  }
+  const status = (error as FastifyError | undefined)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // Fastify's own client errors (bad URL encoding, too long a URL, …): their messages hold no secrets.
+    const code = CODE_BY_STATUS[status] ?? 'invalid_parameter';
+    return Object.assign(new ProblemError(code, (error as Error).message), { status });
+  }
+  return new ProblemError(
+    'internal',
+    'An unexpected error occurred; it has been logged with the request id.',
+  );
+}
+
+/**
+ * Thrown by a store when its database cannot be reached. The message names the cause for logs and the
+ * CLI (it may hold a host and port, never a password); HTTP responses use their own wording.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    const reason = describe(options?.cause);
+    super(`the data store is unavailable${reason ? `: ${reason}` : ''}`, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+// Connecting to "localhost" tries each address and fails with an AggregateError whose own message is empty.
+function describe(cause: unknown): string {
+  if (!(cause instanceof Error)) return '';
+  if (cause.message || !(cause instanceof AggregateError)) return cause.message;
+  return cause.errors.map(describe).join('; ');
 }

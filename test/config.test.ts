@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadConnections, maskSecrets, maskUrl } from '../src/config.js';
+import { loadConfig, loadConnections, maskSecrets, maskUrl } from '../src/config.js';
+import { ConfigError } from '../src/config-error.js';
 
 describe('the audit retention setting', () => {
   it('keeps a year of audit entries unless told otherwise', () => {

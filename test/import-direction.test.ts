@@ -15,7 +15,8 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
  */
 const LAYERS: readonly (readonly string[])[] = [
   // The domain's words, the problem table, and what any process has.
-  ['vocabulary', 'errors', 'config', 'metrics', 'worker', 'shutdown', 'cluster-metrics', 'demo-records'],
+  ['vocabulary', 'errors', 'config-error'],
+  ['config', 'metrics', 'worker', 'shutdown', 'cluster-metrics', 'demo-records'],
   // Records' shapes (TypeBox); the log.
   ['schemas', 'log'],
   // Normalising what people type; the store's roles (interfaces, the SQL both backends share, the serving index).
@@ -49,7 +50,6 @@ const ONLY_FROM: Readonly<Record<string, readonly string[]>> = {
  * that it is struck from here too.
  */
 const PENDING: readonly string[] = [
-  'limits -> http', // the admission pipeline (issue 19)
   'config -> http', // the admission pipeline (issue 19)
 ];
 

@@ -2,7 +2,7 @@
 import type { AccountingBatch, AuditRow, UsageRow } from '../store/accounting.js';
 import { type Operation, QUOTA_OPERATIONS } from '../vocabulary/operations.js';
 import type { LookupRecord } from './accounting.js';
-import { usageOutcome } from './outcome.js';
+import { usageOutcome } from './usage-outcome.js';
 import { mergeUsage } from './usage-report.js';
 
 /**

@@ -48,12 +48,15 @@ function bearerToken(header: string | undefined): string {
   return header.slice(space + 1).trim();
 }
 
+/** Where a token's key is found: all authentication asks of the store. */
+export type KeyFinder = Pick<KeyStore, 'findKeyByHash'>;
+
 /**
  * The key a request's Authorization header names, live or not, or a 401 (thrown, or the promise's
  * rejection). Never reads the store for a malformed token; answered at once, without a promise, when
  * the store knows its keys in memory (SQLite: a known token costs two map lookups).
  */
-export function identifyKey(store: KeyStore, header: string | undefined): MaybePromise<KeyMatch> {
+export function identifyKey(store: KeyFinder, header: string | undefined): MaybePromise<KeyMatch> {
   const token = bearerToken(header);
   const hash = hashes.get(token);
   if (hash === undefined) return identifyNewToken(store, token);
@@ -62,7 +65,7 @@ export function identifyKey(store: KeyStore, header: string | undefined): MaybeP
 }
 
 /** identifyKey for a token not in the memo: its checksum and SHA-256, then the key, vouching for it if live. */
-function identifyNewToken(store: KeyStore, token: string): MaybePromise<KeyMatch> {
+function identifyNewToken(store: KeyFinder, token: string): MaybePromise<KeyMatch> {
   if (!isWellFormedToken(token)) throw unauthorized('The bearer token is malformed.');
   const hash = hashToken(token);
   if (hashes.size >= HASHES_HELD) hashes.clear();
@@ -105,20 +108,14 @@ export function requireLive({ key, token }: KeyMatch, now = Date.now()): void {
   }
 }
 
-/** The live key a request's Authorization header names, or a 401. */
-export async function authenticate(
-  store: KeyStore,
-  header: string | undefined,
-  now = Date.now(),
-): Promise<StoredKey> {
-  const match = await identifyKey(store, header);
-  requireLive(match, now);
-  return match.key;
-}
-
-/** A 403 unless the key holds the scope. */
-export function requireScope(key: ApiKey, scope: Scope): void {
-  if (!key.scopes.includes(scope)) {
+/** A 403 unless the key holds one of the scopes; none asked for: any key will do. */
+export function requireScopes(key: ApiKey, scopes: readonly Scope[]): void {
+  if (scopes.length === 0) return;
+  for (let i = 0; i < scopes.length; i++) if (key.scopes.includes(scopes[i]!)) return;
+  if (scopes.length === 1) {
+    const scope = scopes[0]!;
     throw new ProblemError('forbidden', `This key lacks the ${scope} scope.`, { required_scope: scope });
   }
+  const either = scopes.join(' or ');
+  throw new ProblemError('forbidden', `This key lacks the ${either} scope.`, { required_scopes: scopes });
 }

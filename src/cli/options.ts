@@ -1,6 +1,7 @@
 // Options every command shares: where the store is (contract §7), and entity names.
 import { type Command, InvalidArgumentError } from 'commander';
-import { ConfigError, defaultJournalDir, loadConnections } from '../config.js';
+import { defaultJournalDir, loadConnections } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { describeStore, openStore, type StoreLocation } from '../store/open.js';
 import type { Store } from '../store/store.js';
 import type { Entity } from '../vocabulary/entities.js';

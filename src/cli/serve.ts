@@ -1,6 +1,7 @@
 // enrich serve [--port N] [--host H] [--demo] [--workers N] [--tls-cert FILE --tls-key FILE]: the API on the configured store.
 import type { Command } from 'commander';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { readTls, tlsFiles } from '../http/tls.js';
 import { describeStore, openStore } from '../store/open.js';
 import { UsageError, withStore } from './options.js';

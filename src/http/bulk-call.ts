@@ -1,34 +1,39 @@
-// One bulk request in flight, JSON or stream: its key, its headers, the accounting of its items, and the
-// whole-request problem when it fails — audited, and its reply held for the turn's commit as a lookup's is.
+// One bulk request in flight, JSON or stream: what admission learns of it, its headers, the accounting of
+// its items, and the whole-request problem when it fails — audited, and its reply held for the turn's
+// commit as a lookup's is.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { Accounting } from '../accounting/accounting.js';
-import { outcomeOf } from '../accounting/outcome.js';
-import { identifyKey, requireLive } from '../auth/authenticate.js';
-import { ProblemError } from '../errors.js';
-import type { QuotaCounter } from '../limits/quota.js';
-import { type LimitDecision, type RateLimiter, rateLimitHeaders } from '../limits/rate-limit.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { outcomeOf } from '../accounting/usage-outcome.js';
+import { ProblemError, toProblem } from '../errors.js';
+import type { QuotaCounter, QuotaTicket } from '../limits/quota.js';
+import type { LimitDecision, RateLimiter } from '../limits/rate-limit.js';
 import { type BulkOutcome, disclosedIds, statusOf } from '../lookup/bulk.js';
+import type { BulkRequest } from '../lookup/bulk-request.js';
 import type { FieldCatalogue, FieldTree } from '../lookup/fields.js';
 import type { LookupOperation } from '../lookup/operations.js';
 import type { LookupOutcome, Metrics } from '../metrics.js';
-import type { StoredKey } from '../store/keys.js';
+import type { ApiKey } from '../store/keys.js';
+import type { MaybePromise } from '../store/maybe-promise.js';
 import type { Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
+import type { Admission, Admittee } from './admission.js';
 import { lengthOf, release } from './bytes.js';
 import { COMPRESS_FROM_BYTES, compressBody } from './compress-body.js';
-import { PROBLEM_TYPE, problemDocument, toProblem } from './problem.js';
+import { PROBLEM_TYPE, problemDocument } from './problem.js';
 import type { TurnRelease } from './release.js';
+import type { RequestLog } from './request-log.js';
 
 export interface BulkDeps {
   store: Store;
+  admission: Admission;
+  /** Paces a stream at its key's rate once admitted. */
   limiter: RateLimiter;
+  /** Met by the items, batch by batch. */
   quota: QuotaCounter;
+  /** Lookups counted by outcome. */
   metrics: Metrics;
-  /** Audit and metering; none (benchmarking their cost only) records nothing. */
-  accounting: Accounting | undefined;
   turns: TurnRelease;
-  log: FastifyBaseLogger;
+  requests: RequestLog;
 }
 
 /** A bulk operation: the lookup its items are, and the fields its records have. */
@@ -39,18 +44,24 @@ export interface BulkOperation {
 
 type Headers = Record<string, string | number | readonly string[]>;
 
-export class BulkCall {
+export class BulkCall implements Admittee {
   readonly res: ServerResponse;
   keyId: string | undefined;
-  key: StoredKey | undefined;
+  key: ApiKey | undefined;
+  /** Items meet the quota batch by batch, never the request as a whole. */
+  readonly ticket: QuotaTicket | null = null;
   /** The response headers so far: the request id and CORS headers Fastify's hooks set, then RateLimit. */
   readonly headers: Headers;
-  /** Whether the key's bucket has been charged for this request. */
-  charged = false;
   /** Once the response has begun (a stream), a failure can no longer be a status line. */
   started = false;
   /** Set once the body has been read to its end. */
   bodyRead = false;
+  /** What the body is, by its Content-Type: a JSON list, or an NDJSON stream. */
+  kind: 'json' | 'stream' | undefined;
+  /** A JSON bulk's items, once read. */
+  bulk: BulkRequest | undefined;
+  /** A stream's selection of fields (its query's `fields`), once checked. */
+  selection: FieldTree | undefined;
 
   constructor(
     readonly deps: BulkDeps,
@@ -70,34 +81,20 @@ export class BulkCall {
     return this.request.raw;
   }
 
-  /** The live key of the request's token, or a 401 (audited when the token names a key). */
-  async authenticate(): Promise<StoredKey> {
-    const match = await identifyKey(this.deps.store, this.request.headers.authorization);
-    this.keyId = match.key.id;
-    requireLive(match);
-    this.key = match.key;
-    return match.key;
+  /** The route, as metrics and logs name it. */
+  get route(): string | undefined {
+    return this.request.routeOptions.url;
   }
 
-  /** Takes `cost` tokens from the key's bucket when it holds one; the decision's headers are this call's. */
-  async take(cost: number): Promise<LimitDecision> {
+  /** A response header, until the response has begun. */
+  header(name: string, value: string): void {
+    if (!this.started) this.headers[name] = value;
+  }
+
+  /** Takes `cost` tokens from the admitted key's bucket when it holds one: a stream's pace. */
+  take(cost: number): MaybePromise<LimitDecision> {
     const key = this.key!;
-    const decision = await this.deps.limiter.take(key.id, key.rate, cost);
-    this.charged = true;
-    if (!this.started) Object.assign(this.headers, rateLimitHeaders(key.rate, decision));
-    return decision;
-  }
-
-  /** Charges `cost` tokens, or answers 429 with the time the bucket needs to hold a token again. */
-  async charge(cost: number): Promise<void> {
-    const decision = await this.take(cost);
-    if (decision.allowed) return;
-    throw new ProblemError(
-      'rate_limited',
-      `This key allows ${this.key!.rate} lookups per second; each item of a bulk counts as one.`,
-      {},
-      { 'retry-after': String(decision.retryAfterSeconds) },
-    );
+    return this.deps.limiter.take(key.id, key.rate, cost);
   }
 
   /** True once the client has gone: nothing more can be sent. */
@@ -161,9 +158,7 @@ export class BulkCall {
   }
 
   private append(params: string[], status: number, matched: string[], at: number): void {
-    if (this.keyId === undefined || this.deps.accounting === undefined) return;
-    const { operation } = this.operation.lookup;
-    this.deps.accounting.append({ at, keyId: this.keyId, operation, params, matched, status });
+    this.deps.admission.account(this, this.operation.lookup.operation, params, matched, status, at);
   }
 
   /** Sends a whole response once the turn's accounting is committed; a 503 instead if it could not be. */
@@ -191,32 +186,19 @@ export class BulkCall {
       },
       // Not compressed after all: sent as it is.
       (error: unknown) => {
-        this.deps.log.warn({ err: error, reqId: this.id }, 'compressing a bulk answer failed');
+        this.deps.requests.log.warn({ err: error, reqId: this.id }, 'compressing a bulk answer failed');
         hold(body);
       },
     );
   }
 
   /**
-   * Answers the whole request with a problem, audited as one refused lookup when the key is known. A
-   * request refused before its bucket was charged (a malformed body, say) is charged one token, as a GET
-   * with a malformed query is: over the rate, it is a 429 instead.
+   * Answers the whole request with a problem, audited as one refused lookup when the key is known. A 401
+   * is charged to the client's address once sent (guard.ts): the address is refused from its next request.
    */
-  async fail(error: unknown): Promise<void> {
-    let problem = toProblem(error);
-    if (this.key && !this.charged && problem.status < 500 && problem.code !== 'unauthorized') {
-      try {
-        await this.charge(1);
-      } catch (refusal) {
-        problem = toProblem(refusal);
-      }
-    }
-    if (problem.status >= 500) {
-      this.deps.log.error(
-        { err: error, route: this.request.routeOptions.url, reqId: this.id },
-        'request failed',
-      );
-    }
+  fail(error: unknown): void {
+    const problem = toProblem(error);
+    if (problem.status >= 500) this.deps.requests.failed(error, this.route, this.id);
     this.account(problem.status);
     const headers = { ...this.headers, ...problem.headers, 'content-type': PROBLEM_TYPE };
     this.deps.turns.hold({

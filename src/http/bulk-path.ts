@@ -1,12 +1,14 @@
-// POST /v1/{people,company}/bulk: authenticate, then by content type either a JSON list of up to 1,000
-// items answered in one response, or an NDJSON stream answered line by line (bulk-stream.ts).
+// POST /v1/{people,company}/bulk: admitted as every keyed request is, its body read once the key is live,
+// then by content type either a JSON list of up to 1,000 items answered in one response, or an NDJSON
+// stream answered line by line (bulk-stream.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { requireScope } from '../auth/authenticate.js';
 import { ProblemError } from '../errors.js';
 import { emptySummary } from '../lookup/bulk.js';
 import { parseBulkBody, tooManyItems } from '../lookup/bulk-request.js';
 import { givenParams } from '../lookup/item.js';
 import { MAX_ITEMS } from '../schemas/bulk.js';
+import type { MaybePromise } from '../store/maybe-promise.js';
+import type { Gate } from './admission.js';
 import { lookupBatch } from './bulk-batch.js';
 import { BulkCall, type BulkDeps, type BulkOperation } from './bulk-call.js';
 import { ResultWriter } from './bulk-results.js';
@@ -43,8 +45,8 @@ function bodyKind(request: FastifyRequest): 'json' | 'stream' {
   );
 }
 
-/** A JSON bulk: read, checked, charged its items, looked up, answered in one response. */
-async function answerJson(call: BulkCall): Promise<void> {
+/** A JSON bulk's body, read and checked. */
+async function readJson(call: BulkCall): Promise<void> {
   const tooLarge = () =>
     tooManyItems(`The body is larger than ${MAX_JSON_BYTES / 1024 / 1024} MiB`, MAX_ITEMS, {
       max_bytes: MAX_JSON_BYTES,
@@ -52,10 +54,33 @@ async function answerJson(call: BulkCall): Promise<void> {
   const body = await readBody(call.req, MAX_JSON_BYTES, tooLarge).finally(() => {
     call.bodyRead = call.req.readableEnded;
   });
-  const bulk = parseBulkBody(parseJsonText(body.toString('utf8')));
-  await call.charge(bulk.items.length);
+  call.bulk = parseBulkBody(parseJsonText(body.toString('utf8')));
+}
+
+/**
+ * Once the key is live, before it is charged: the body's kind, and a JSON bulk's items read (its cost), or
+ * a stream's `fields` checked (it reads its lines as it answers them).
+ */
+function readRequest(call: BulkCall): MaybePromise<void> {
+  call.kind = bodyKind(call.request);
+  if (call.kind === 'json') return readJson(call);
+  call.selection = call.fieldSelection(undefined);
+}
+
+/** A bulk's admission: the scope of its lookup, a token per item (a stream: one to begin), no quota yet. */
+const gateOf = (operation: BulkOperation): Gate<BulkCall> => ({
+  scopes: [operation.lookup.scope],
+  // Items meet the quota batch by batch: those past it are answered as such, the rest still served.
+  quota: false,
+  rateDetail: (rate) => `This key allows ${rate} lookups per second; each item of a bulk counts as one.`,
+  afterLive: readRequest,
+  cost: (call) => call.bulk?.items.length ?? 1,
+});
+
+/** A JSON bulk, admitted: looked up, answered in one response. */
+async function answerJson(call: BulkCall): Promise<void> {
+  const bulk = call.bulk!;
   const { lookup } = call.operation;
-  requireScope(call.key!, lookup.scope);
   const writer = new ResultWriter(call.id, call.fieldSelection(bulk.fields));
   const items = bulk.items.map(({ params }) => ({ params, given: givenParams(lookup, params) }));
   const { outcomes, quotaRemaining } = await lookupBatch(call, items);
@@ -77,6 +102,7 @@ async function answerJson(call: BulkCall): Promise<void> {
 export class BulkPath {
   /** How to end each stream in progress early. */
   private readonly streams = new Set<() => void>();
+  private readonly gates = new Map<BulkOperation, Gate<BulkCall>>();
 
   constructor(private readonly deps: BulkDeps) {}
 
@@ -92,14 +118,23 @@ export class BulkPath {
     this.answer(call)
       .catch((error: unknown) => (call.gone ? undefined : call.fail(error)))
       .catch((error: unknown) => {
-        this.deps.log.error({ err: error, reqId: call.id }, 'bulk reply failed');
+        this.deps.requests.failed(error, call.route, call.id, 'bulk reply failed');
         call.res.destroy();
       });
   }
 
   private async answer(call: BulkCall): Promise<void> {
-    await call.authenticate();
-    if (bodyKind(call.request) === 'stream') await streamBulk(call, this.streams);
+    await this.deps.admission.admit(call, this.gateOf(call.operation));
+    if (call.kind === 'stream') await streamBulk(call, this.streams);
     else await answerJson(call);
+  }
+
+  private gateOf(operation: BulkOperation): Gate<BulkCall> {
+    let gate = this.gates.get(operation);
+    if (gate === undefined) {
+      gate = gateOf(operation);
+      this.gates.set(operation, gate);
+    }
+    return gate;
   }
 }

@@ -1,8 +1,7 @@
 // A bulk sent as NDJSON: one result line per input line, in order, written as batches resolve, paced at the
 // key's rate, in constant memory (the body is read only as fast as results are taken). A client that goes
 // away stops the work. A failure once results have begun ends the stream with one error line.
-import { requireScope } from '../auth/authenticate.js';
-import { ProblemError } from '../errors.js';
+import { ProblemError, toProblem } from '../errors.js';
 import { invalidBody, MAX_STREAM_LINES, parseBulkItem, tooManyItems } from '../lookup/bulk-request.js';
 import { givenParams } from '../lookup/item.js';
 import type { LookupOperation } from '../lookup/operations.js';
@@ -12,7 +11,7 @@ import type { BulkCall } from './bulk-call.js';
 import { ResultWriter } from './bulk-results.js';
 import { BodyBuilder, release } from './bytes.js';
 import { parseJsonText } from './json-syntax.js';
-import { problemDocument, toProblem } from './problem.js';
+import { problemDocument } from './problem.js';
 import { type BodyLine, lineBatches } from './request-body.js';
 
 /** The longest line read; a longer one gets an `invalid` result and is skipped. */
@@ -143,15 +142,14 @@ const shuttingDown = () =>
   );
 
 /**
- * Answers a stream. Problems before the first result (401, 403, 429, 400 for `fields`) are the request's.
- * `stopping` is told how to end the stream early (the server is shutting down).
+ * Answers an admitted stream: its problems so far (401, 403, 429, 400 for `fields`) were the request's; the
+ * token it was admitted with paid for its first line. `stopping` is told how to end the stream early (the
+ * server is shutting down).
  */
 export async function streamBulk(call: BulkCall, stopping: Set<() => void>): Promise<void> {
   const key = call.key!;
   const { lookup } = call.operation;
-  const writer = new ResultWriter(call.id, call.fieldSelection(undefined));
-  await call.charge(1); // admits the stream while the bucket holds a token; pays for its first line
-  requireScope(key, lookup.scope);
+  const writer = new ResultWriter(call.id, call.selection);
   call.started = true;
   call.res.writeHead(200, { ...call.headers, 'content-type': NDJSON_TYPE });
   call.res.flushHeaders();
@@ -186,7 +184,7 @@ export async function streamBulk(call: BulkCall, stopping: Set<() => void>): Pro
   } catch (error) {
     if (outlet.closed || call.gone) return;
     const problem = toProblem(error);
-    if (problem.status >= 500) call.deps.log.error({ err: error, reqId: call.id }, 'bulk stream failed');
+    if (problem.status >= 500) call.deps.requests.failed(error, call.route, call.id, 'bulk stream failed');
     outlet.end(problem);
   }
 }

@@ -1,23 +1,11 @@
-// The request path of a lookup: authenticate → limit → parse → reserve quota → resolve → reply, then
-// account. Synchronous from request to reply wherever the key, the limits and the store answer at once
-// (SQLite and in-process limits): no promise, no await, no per-request logger, hook or metric object.
-// A POST lookup reads its JSON body first, then goes the same way with the parameters it holds.
+// The request path of a lookup: admission (the screen, the key, its rate and scope, the query parsed, the
+// quota) → resolve → reply, then account. Synchronous from request to reply wherever the key, the limits
+// and the store answer at once (SQLite and in-process limits): no promise, no await, no per-request
+// logger, hook or metric object. A POST lookup reads its JSON body first, then goes the same way.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Accounting } from '../accounting/accounting.js';
-import { outcomeOf } from '../accounting/outcome.js';
-import { identifyKey, type KeyMatch, requireLive, requireScope } from '../auth/authenticate.js';
-import { ProblemError } from '../errors.js';
-import type { QuotaCounter, QuotaTicket } from '../limits/quota.js';
-import {
-  type LimitDecision,
-  type RateLimiter,
-  rateLimitHeaders,
-  rateLimitPolicy,
-  rateLimitState,
-} from '../limits/rate-limit.js';
-import type { UnauthenticatedLimit } from '../limits/unauthenticated.js';
+import { outcomeOf } from '../accounting/usage-outcome.js';
+import { ProblemError, toProblem } from '../errors.js';
 import { projectRecord } from '../lookup/fields.js';
 import { idsListed } from '../lookup/item.js';
 import { LOOKUPS, type LookupOperation } from '../lookup/operations.js';
@@ -27,29 +15,26 @@ import { FIELDS_PARAM, parseSelection, selectionEtag } from '../lookup/selection
 import type { Metrics } from '../metrics.js';
 import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
 import type { Store } from '../store/store.js';
+import type { Admission, Gate } from './admission.js';
 import { hasBody, unwantedBody } from './body.js';
 import type { CorsPolicy } from './cors.js';
 import { notModified } from './entity-tag.js';
 import { type LookupInput, readLookupBody } from './lookup-body.js';
 import { Lookup, type LookupReplies } from './lookup-reply.js';
-import { PROBLEM_TYPE, problemDocument, toProblem } from './problem.js';
+import { PROBLEM_TYPE, problemDocument } from './problem.js';
 import type { TurnRelease } from './release.js';
 import { requestId } from './request-id.js';
+import type { RequestLog } from './request-log.js';
 
 export interface LookupPathDeps {
   store: Store;
-  limiter: RateLimiter;
-  quota: QuotaCounter;
+  admission: Admission;
+  /** Lookups counted by outcome. */
   metrics: Metrics;
-  /** Audit and metering of keyed lookups; none (benchmarking their cost only) sends replies at once. */
-  accounting: Accounting | undefined;
-  log: FastifyBaseLogger;
-  /** One log line per request: method, route, status, duration, request id. Never the query. */
-  accessLog: boolean;
+  /** Request metrics, the access log and failures. */
+  requests: RequestLog;
   /** CORS, when configured: its headers go on every lookup response (preflights go to Fastify). */
   cors?: CorsPolicy | undefined;
-  /** The per-address limit of requests without a valid token. */
-  unauthenticated: UnauthenticatedLimit;
   /** Where replies wait for their turn's accounting commit. */
   turns: TurnRelease;
 }
@@ -69,6 +54,30 @@ const BODY_ROUTES = new Map<string, LookupOperation>(
 /** Parameters a lookup accepts besides its identifiers. */
 const OPTIONS = [FIELDS_PARAM];
 
+/** A GET or HEAD takes no body (a POST lookup's was read before): refused before its token is read. */
+function refuseBody(lookup: Lookup): void {
+  if (lookup.req.method !== 'POST' && hasBody(lookup.req)) throw unwantedBody(lookup.req, lookup.route);
+}
+
+/** Once the key may look up: the parameters parsed (a refusal is charged, as the rate step came first). */
+function parseParams(lookup: Lookup): void {
+  const { query } = lookup;
+  if (query instanceof ProblemError) throw query; // a POST body that is not one
+  const { params, toKeys, entity } = lookup.operation;
+  const { keys, name } = toKeys(parseLookupQuery(query, params, OPTIONS));
+  lookup.keys = keys;
+  lookup.name = name;
+  if (query[FIELDS_PARAM] !== undefined) lookup.selection = parseSelection(entity, query[FIELDS_PARAM]);
+}
+
+/** A lookup's admission: its operation's scope, one token, one matched lookup of the quota. */
+const gateOf = (operation: LookupOperation): Gate<Lookup> => ({
+  scopes: [operation.scope],
+  quota: true,
+  beforeKey: refuseBody,
+  afterScope: parseParams,
+});
+
 /**
  * Serves GET and HEAD of /people, /company and their /v1 twins, and POST of /v1/people/lookup and
  * /v1/company/lookup. `serve` is called for every request the HTTP server receives, before Fastify's
@@ -77,6 +86,7 @@ const OPTIONS = [FIELDS_PARAM];
 export class LookupPath implements LookupReplies {
   private closing = false;
   readonly cors: CorsPolicy | undefined;
+  private readonly gates = new Map(LOOKUPS.map((operation) => [operation, gateOf(operation)]));
 
   constructor(private readonly deps: LookupPathDeps) {
     this.cors = deps.cors;
@@ -126,7 +136,7 @@ export class LookupPath implements LookupReplies {
     readLookupBody(req, operation.params).then(
       (input) => this.handle(req, res, operation, route, input, id, started),
       (error: unknown) => {
-        this.deps.log.error({ err: error, route, reqId: id }, 'reading a lookup body failed');
+        this.deps.requests.failed(error, route, id, 'reading a lookup body failed');
         this.handle(req, res, operation, route, toProblem(error), id, started);
       },
     );
@@ -147,15 +157,12 @@ export class LookupPath implements LookupReplies {
   ): void {
     const lookup = new Lookup(this, req, res, operation, route, query, id, started);
     try {
-      const { unauthenticated } = this.deps;
-      // An address over its limit of requests without a valid token: refused before any work on its token.
-      const refusal = unauthenticated.blocking ? unauthenticated.refusal(req) : undefined;
+      const { admission } = this.deps;
+      const refusal = admission.screen(req);
       if (refusal !== undefined) throw refusal;
-      // A GET or HEAD takes no body (a POST lookup's was read before).
-      if (req.method !== 'POST' && hasBody(req)) throw unwantedBody(req, route);
-      const match = identifyKey(this.deps.store, req.headers.authorization);
-      if (isPromise(match)) this.later(lookup, match, this.authenticated);
-      else this.authenticated(lookup, match);
+      const admitted = admission.admit(lookup, this.gates.get(operation)!);
+      if (isPromise(admitted)) this.later(lookup, admitted, this.reserved);
+      else this.reserved(lookup);
     } catch (error) {
       this.fail(lookup, error);
     }
@@ -175,41 +182,8 @@ export class LookupPath implements LookupReplies {
     );
   }
 
-  private authenticated(lookup: Lookup, match: KeyMatch): void {
-    lookup.keyId = match.key.id;
-    requireLive(match);
-    lookup.key = match.key;
-    const decision = this.deps.limiter.take(match.key.id, match.key.rate);
-    if (isPromise(decision)) this.later(lookup, decision, this.admitted);
-    else this.admitted(lookup, decision);
-  }
-
-  private admitted(lookup: Lookup, decision: LimitDecision): void {
-    const key = lookup.key!;
-    if (!decision.allowed) {
-      throw new ProblemError(
-        'rate_limited',
-        `This key allows ${key.rate} requests per second.`,
-        {},
-        { ...rateLimitHeaders(key.rate, decision), 'retry-after': String(decision.retryAfterSeconds) },
-      );
-    }
-    lookup.headers.push('ratelimit-policy', rateLimitPolicy(key.rate), 'ratelimit', rateLimitState(decision));
-    requireScope(key, lookup.operation.scope);
-    const { query } = lookup;
-    if (query instanceof ProblemError) throw query; // a POST body that is not one
-    const { params, toKeys, entity } = lookup.operation;
-    const { keys, name } = toKeys(parseLookupQuery(query, params, OPTIONS));
-    lookup.keys = keys;
-    lookup.name = name;
-    if (query[FIELDS_PARAM] !== undefined) lookup.selection = parseSelection(entity, query[FIELDS_PARAM]);
-    const ticket = this.deps.quota.reserve(key);
-    if (isPromise(ticket)) this.later(lookup, ticket, this.reserved);
-    else this.reserved(lookup, ticket);
-  }
-
-  private reserved(lookup: Lookup, ticket: QuotaTicket | null): void {
-    lookup.ticket = ticket;
+  /** Admitted, its quota reserved: the record looked up. */
+  private reserved(lookup: Lookup): void {
     const { store } = this.deps;
     const resolved: MaybePromise<Resolved> = resolve(
       store,
@@ -247,25 +221,19 @@ export class LookupPath implements LookupReplies {
 
   private fail(lookup: Lookup, error: unknown): void {
     if (lookup.decided) {
-      this.deps.log.error({ err: error, route: lookup.route, reqId: lookup.id }, 'reply failed');
+      this.deps.requests.failed(error, lookup.route, lookup.id, 'reply failed');
       lookup.res.destroy();
       return;
     }
-    let problem = toProblem(error);
-    if (problem.code === 'unauthorized') {
-      // Charged to the client's address: past its limit the answer is a 429 instead (charged once).
-      const charged = this.deps.unauthenticated.charge(lookup.req, problem);
-      if (isPromise(charged)) {
-        this.later(lookup, charged, this.fail);
-        return;
-      }
-      problem = charged;
+    // A 401 is charged to the client's address: past its limit the answer is a 429 instead.
+    const problem = this.deps.admission.turn(lookup.req, toProblem(error));
+    if (isPromise(problem)) {
+      this.later(lookup, problem, this.fail);
+      return;
     }
     this.settle(lookup, false);
     if (problem.code === 'ambiguous_match') lookup.matched = idsListed(problem);
-    if (problem.status >= 500) {
-      this.deps.log.error({ err: error, route: lookup.route, reqId: lookup.id }, 'request failed');
-    }
+    if (problem.status >= 500) this.deps.requests.failed(error, lookup.route, lookup.id);
     for (const [name, value] of Object.entries(problem.headers)) lookup.headers.push(name, value);
     lookup.headers.push('content-type', PROBLEM_TYPE);
     lookup.status = problem.status;
@@ -279,31 +247,20 @@ export class LookupPath implements LookupReplies {
     // Counted by status, as accounting meters it: one mapping for both.
     const outcome = outcomeOf(lookup.status);
     if (outcome !== 'failed') this.deps.metrics.lookups.inc(lookup.operation.entity, outcome);
-    const { accounting } = this.deps;
-    if (lookup.keyId !== undefined && accounting !== undefined) {
+    const { admission } = this.deps;
+    if (lookup.keyId !== undefined && admission.accounts) {
       const { params, operation } = lookup.operation;
       const { query } = lookup;
-      accounting.append({
-        at: Date.now(),
-        keyId: lookup.keyId,
-        operation,
-        // The identifiers given, never `fields`: the audit says who looked up whom, by what.
-        params: query instanceof ProblemError ? [] : params.filter((p) => query[p] !== undefined),
-        matched: lookup.matched,
-        status: lookup.status,
-      });
+      // The identifiers given, never `fields`: the audit says who looked up whom, by what.
+      const given = query instanceof ProblemError ? [] : params.filter((p) => query[p] !== undefined);
+      admission.account(lookup, operation, given, lookup.matched, lookup.status);
     }
     this.deps.turns.hold(lookup);
   }
 
   /** After a reply is written: request metrics, and the access log line when asked for. */
   sent(lookup: Lookup): void {
-    const seconds = (performance.now() - lookup.started) / 1000;
-    const { method = 'GET' } = lookup.req;
-    this.deps.metrics.http.record(method, lookup.route, lookup.status, seconds);
-    if (this.deps.accessLog) {
-      const line = { method, route: lookup.route, status: lookup.status, ms: seconds * 1000 };
-      this.deps.log.info({ reqId: lookup.id, ...line }, 'request');
-    }
+    const ms = performance.now() - lookup.started;
+    this.deps.requests.served(lookup.req.method ?? 'GET', lookup.route, lookup.status, ms, lookup.id);
   }
 }

@@ -1,5 +1,6 @@
 // One lookup in flight on the lookup path: what it has learnt so far, and its reply, written in one go.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toProblem } from '../errors.js';
 import type { LookupKey } from '../identifiers/params.js';
 import type { QuotaTicket } from '../limits/quota.js';
 import type { NameMatch } from '../lookup/name-match.js';
@@ -7,9 +8,10 @@ import type { LookupOperation } from '../lookup/operations.js';
 import type { Selection } from '../lookup/selection.js';
 import type { ApiKey } from '../store/keys.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
+import type { Admittee } from './admission.js';
 import type { CorsPolicy } from './cors.js';
 import type { LookupInput } from './lookup-body.js';
-import { PROBLEM_TYPE, problemDocument, toProblem } from './problem.js';
+import { PROBLEM_TYPE, problemDocument } from './problem.js';
 import type { HeldReply } from './release.js';
 
 /**
@@ -25,7 +27,7 @@ export interface LookupReplies {
 }
 
 /** One lookup in flight: what it has learnt so far, and its reply once decided. */
-export class Lookup implements HeldReply {
+export class Lookup implements Admittee, HeldReply {
   keyId: string | undefined;
   key: ApiKey | undefined;
   ticket: QuotaTicket | null = null;
@@ -62,6 +64,10 @@ export class Lookup implements HeldReply {
 
   get keyed(): boolean {
     return this.keyId !== undefined;
+  }
+
+  header(name: string, value: string): void {
+    this.headers.push(name, value);
   }
 
   /** Sends `503 unavailable` instead: its record could not be kept, so the answer is not disclosed. */

@@ -4,7 +4,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:https';
 import { createSecureContext } from 'node:tls';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 
 export interface TlsFiles {
   /** The certificate, PEM: the server's own first, then any intermediates. */

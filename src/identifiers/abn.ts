@@ -1,5 +1,5 @@
 // Australian Business Numbers and Company Numbers: normalisation and checksums.
-import { accept, type Outcome, reject, valueOrThrow } from './outcome.js';
+import { accept, type Normalised, reject, valueOrThrow } from './normalised.js';
 
 const ABN_WEIGHTS = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
 const ACN_WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 1];
@@ -18,7 +18,7 @@ export function isValidAbn(digits: string): boolean {
  * Like `normaliseAbn`, but returns an outcome instead of throwing.
  * @example parseAbn('51 824 753 556') // { ok: true, value: '51824753556' }
  */
-export function parseAbn(input: string): Outcome {
+export function parseAbn(input: string): Normalised {
   const digits = input.replace(WHITESPACE, '');
   if (!ELEVEN_DIGITS.test(digits)) return reject('abn must be 11 digits');
   if (!isValidAbn(digits)) return reject('abn fails the ABN checksum');

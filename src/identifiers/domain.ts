@@ -1,7 +1,7 @@
 // Host names from `website` and `fqdn` as people type them, and their registrable domain by the Public Suffix List.
 import { domainToASCII } from 'node:url';
 import { getDomain } from 'tldts';
-import { accept, type Outcome, reject, valueOrThrow } from './outcome.js';
+import { accept, type Normalised, reject, valueOrThrow } from './normalised.js';
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//;
 const HOST_END = /[/?#\\]/;
@@ -46,7 +46,7 @@ export function isHostName(host: string): boolean {
  * Like `normaliseHost`, but returns an outcome instead of throwing.
  * @example parseHost('https://www.Acme.com.au/about') // { ok: true, value: 'acme.com.au' }
  */
-export function parseHost(input: string): Outcome {
+export function parseHost(input: string): Normalised {
   let host = bareHost(input);
   if (host === '' || WHITESPACE.test(host)) return reject(NO_HOST);
   if (NON_ASCII.test(host)) {

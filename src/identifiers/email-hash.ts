@@ -1,7 +1,7 @@
 // Hashed e-mail addresses: the lower-case hex SHA-256 of an address normalised as a lookup normalises it,
 // so that a caller can match people without sending (or even holding) the address itself.
 import { hash } from 'node:crypto';
-import { accept, type Outcome, reject } from './outcome.js';
+import { accept, type Normalised, reject } from './normalised.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -21,7 +21,7 @@ export const emailSha256 = (normalised: string): string => hash('sha256', normal
  * A hash as a caller gives it: 64 hex digits, trimmed; upper case is folded to lower.
  * @example parseEmailSha256(' 94B55C72…2EEE2D ') // { ok: true, value: '94b55c72…2eee2d' }
  */
-export function parseEmailSha256(input: string): Outcome {
+export function parseEmailSha256(input: string): Normalised {
   const value = input.trim().toLowerCase();
   if (SHA256_HEX.test(value)) return accept(value);
   return reject(

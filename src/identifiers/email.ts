@@ -1,7 +1,7 @@
 // E-mail addresses as people type them: trimmed and case-folded, the domain in its ASCII form.
 import { domainToASCII } from 'node:url';
 import { isHostName } from './domain.js';
-import { accept, type Outcome, reject, valueOrThrow } from './outcome.js';
+import { accept, type Normalised, reject, valueOrThrow } from './normalised.js';
 
 const WHITESPACE = /\s/;
 const NON_ASCII = /[\u0080-\uffff]/;
@@ -13,7 +13,7 @@ const NOT_EMAIL = 'not an e-mail address (expected name@domain.tld)';
  * Like `normaliseEmail`, but returns an outcome instead of throwing.
  * @example parseEmail('Jane@Acme.com.au') // { ok: true, value: 'jane@acme.com.au' }
  */
-export function parseEmail(input: string): Outcome {
+export function parseEmail(input: string): Normalised {
   const email = input.trim().toLowerCase();
   const at = email.indexOf('@');
   if (at <= 0 || at !== email.lastIndexOf('@') || WHITESPACE.test(email)) return reject(NOT_EMAIL);

@@ -1,5 +1,5 @@
 // LinkedIn profile and company URLs and slugs, as people type them, reduced to one normalised slug.
-import { accept, type Outcome, reject, valueOrThrow } from './outcome.js';
+import { accept, type Normalised, reject, valueOrThrow } from './normalised.js';
 
 /** What a LinkedIn URL names: a member profile or a company page. */
 export type LinkedinEntity = 'person' | 'company';
@@ -31,7 +31,7 @@ const MISMATCH: Record<LinkedinEntity, string> = {
 };
 
 /** Percent-decodes and NFC-normalises a lowercased slug, refusing what no slug holds. */
-function finishSlug(lowered: string): Outcome {
+function finishSlug(lowered: string): Normalised {
   let slug = lowered;
   if (slug.includes('%')) {
     try {
@@ -79,7 +79,7 @@ function pubSlug(path: string): string | undefined {
  * Like `linkedinSlugFromUrl`, but returns an outcome instead of throwing.
  * @example parseLinkedinUrl('linkedin.com/in/Jane-Doe', 'person') // { ok: true, value: 'jane-doe' }
  */
-export function parseLinkedinUrl(input: string, expect: LinkedinEntity): Outcome {
+export function parseLinkedinUrl(input: string, expect: LinkedinEntity): Normalised {
   // Slugs match case-insensitively, so the whole URL is lowered once, up front.
   const path = linkedinPath(input.trim().toLowerCase());
   if (path === null) return reject(NOT_LINKEDIN);
@@ -106,7 +106,7 @@ export function linkedinSlugFromUrl(input: string, expect: LinkedinEntity): stri
  * Like `normaliseLinkedinSlug`, but returns an outcome instead of throwing.
  * @example parseLinkedinSlug('/Jane-Doe/') // { ok: true, value: 'jane-doe' }
  */
-export function parseLinkedinSlug(input: string): Outcome {
+export function parseLinkedinSlug(input: string): Normalised {
   if (LOOKS_LIKE_URL.test(input)) return reject('a LinkedIn URL, not a slug; send it as ln_url');
   const trimmed = input.trim();
   let start = 0;
@@ -129,6 +129,6 @@ export function normaliseLinkedinSlug(input: string): string {
  * A stored record's LinkedIn value, which may be a URL or a bare slug, to its normalised slug.
  * @example parseLinkedinUrlOrSlug('acme-pty-ltd', 'company') // { ok: true, value: 'acme-pty-ltd' }
  */
-export function parseLinkedinUrlOrSlug(input: string, expect: LinkedinEntity): Outcome {
+export function parseLinkedinUrlOrSlug(input: string, expect: LinkedinEntity): Normalised {
   return LOOKS_LIKE_URL.test(input) ? parseLinkedinUrl(input, expect) : parseLinkedinSlug(input);
 }

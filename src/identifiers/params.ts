@@ -6,7 +6,7 @@ import { parseHost, registrableDomain } from './domain.js';
 import { parseEmail } from './email.js';
 import { parseEmailSha256 } from './email-hash.js';
 import { type LinkedinEntity, parseLinkedinSlug, parseLinkedinUrl } from './linkedin.js';
-import { accept, type Outcome, reject } from './outcome.js';
+import { accept, type Normalised, reject } from './normalised.js';
 
 export const PERSON_PARAMS = [
   'id',
@@ -31,13 +31,13 @@ export type LookupKey =
 
 const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-function parseId(raw: string): Outcome {
+function parseId(raw: string): Normalised {
   const id = raw.trim();
   return RECORD_ID.test(id) ? accept(id) : reject('not a record id (1 to 64 letters, digits, _ or -)');
 }
 
 /** The outcome's value, or a 400 naming the parameter (never quoting its value). */
-function keyValue(param: string, outcome: Outcome): string {
+function keyValue(param: string, outcome: Normalised): string {
   if (outcome.ok) return outcome.value;
   // Some reasons (the ABN's) already open with the parameter's name.
   const detail = outcome.reason.startsWith(`${param} `) ? outcome.reason : `${param}: ${outcome.reason}`;

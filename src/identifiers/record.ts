@@ -7,11 +7,11 @@ import { parseHost, registrableDomain } from './domain.js';
 import { parseEmail } from './email.js';
 import { emailSha256, HASHED_KIND } from './email-hash.js';
 import { parseLinkedinUrlOrSlug } from './linkedin.js';
-import { accept, type Outcome } from './outcome.js';
+import { accept, type Normalised } from './normalised.js';
 import { companyNameKey, type NameParts, nameAtCompany, nameParts, splitFullName } from './person-name.js';
 
 /** Adds an identifier that normalised and is not yet listed; a value that did not is skipped. */
-function add(identifiers: Identifier[], kind: IdentifierKind, outcome: Outcome): void {
+function add(identifiers: Identifier[], kind: IdentifierKind, outcome: Normalised): void {
   if (!outcome.ok) return;
   const { value } = outcome;
   for (const known of identifiers) if (known.kind === kind && known.value === value) return;
@@ -80,7 +80,7 @@ export function personNameParts(
  * The domain a name-and-company match keys a company's website by: its registrable domain (acme.com.au for
  * shop.acme.com.au), or the host itself when it has none.
  */
-export function companyDomainKey(website: string): Outcome {
+export function companyDomainKey(website: string): Normalised {
   const host = parseHost(website);
   return host.ok ? accept(registrableDomain(host.value) ?? host.value) : host;
 }
@@ -94,7 +94,7 @@ function addNamesAtCompany(identifiers: Identifier[], person: Person): void {
   if (!company) return;
   const parts = personNameParts(person);
   if (!parts) return;
-  const companyKeys: Array<[IdentifierKind, Outcome]> = [];
+  const companyKeys: Array<[IdentifierKind, Normalised]> = [];
   if (company.id) companyKeys.push(['name_at_company_id', accept(company.id)]);
   if (company.website) companyKeys.push(['name_at_domain', companyDomainKey(company.website)]);
   if (company.linkedin) {

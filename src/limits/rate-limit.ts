@@ -1,4 +1,6 @@
-// Per-key token bucket (contract §6): `rate` tokens per second, holding at most one second's worth.
+// Per-key token bucket (contract §6): `rate` tokens per second, holding at most one second's worth; the
+// RateLimit headers of a decision, and the 429 of a refused one.
+import { ProblemError } from '../errors.js';
 
 /** What a limiter decided for one request, with what the RateLimit headers need. */
 export interface LimitDecision {
@@ -124,4 +126,14 @@ export function rateLimitHeaders(
   decision: Pick<LimitDecision, 'remaining' | 'resetSeconds'>,
 ): Record<string, string> {
   return { 'ratelimit-policy': rateLimitPolicy(rate), ratelimit: rateLimitState(decision) };
+}
+
+/** The 429 of a key's refused request: its RateLimit headers, and Retry-After for when a token is back. */
+export function rateLimited(
+  rate: number,
+  decision: LimitDecision,
+  detail = `This key allows ${rate} requests per second.`,
+): ProblemError {
+  const headers = { ...rateLimitHeaders(rate, decision), 'retry-after': String(decision.retryAfterSeconds) };
+  return new ProblemError('rate_limited', detail, {}, headers);
 }

@@ -2,8 +2,8 @@
 import type { IncomingMessage } from 'node:http';
 import { isVouchedFor } from '../auth/authenticate.js';
 import { ProblemError } from '../errors.js';
-import { addressBucket } from '../http/client-address.js';
 import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
+import { addressBucket } from './address-bucket.js';
 import { type LimitDecision, type RateLimiter, rateLimitHeaders } from './rate-limit.js';
 
 /** Addresses remembered as over their limit before the expired ones are dropped (or, failing that, all). */

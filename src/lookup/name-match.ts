@@ -2,8 +2,8 @@
 // indexed read, each scored by how well their first name matches, and one record chosen — or 404, or 409.
 import { ProblemError } from '../errors.js';
 import { parseLinkedinUrlOrSlug } from '../identifiers/linkedin.js';
-import type { Outcome } from '../identifiers/outcome.js';
-import { accept, reject } from '../identifiers/outcome.js';
+import type { Normalised } from '../identifiers/normalised.js';
+import { accept, reject } from '../identifiers/normalised.js';
 import {
   companyNameKey,
   firstNameKey,
@@ -62,7 +62,7 @@ const invalid = (parameter: string, detail: string) =>
 
 const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-function companyKey(param: CompanyParamOfName, raw: string): Outcome {
+function companyKey(param: CompanyParamOfName, raw: string): Normalised {
   switch (param) {
     case 'company_id':
       return RECORD_ID.test(raw.trim())

@@ -1,6 +1,7 @@
 // The admin surface: liveness, readiness and Prometheus metrics; no token needed.
 import type { FastifyInstance } from 'fastify';
-import { sendProblem, toProblem } from '../http/problem.js';
+import { toProblem } from '../errors.js';
+import { sendProblem } from '../http/problem.js';
 import type { Metrics } from '../metrics.js';
 import { headers, publicResponses, responseRef } from '../openapi/components.js';
 import type { HealthStore } from '../store/health.js';

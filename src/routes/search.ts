@@ -1,18 +1,11 @@
-// POST /people/search (the deployed form's), /v1/people/search and /v1/company/search: authenticate, limit,
-// check scope, search, then journal the search (filters used, ids returned) before the reply goes out.
+// POST /people/search (the deployed form's), /v1/people/search and /v1/company/search: keyed routes that
+// search, then journal the search (filters used, ids returned) before the reply goes out.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Accounting } from '../accounting/accounting.js';
-import { identifyKey, requireLive, requireScope } from '../auth/authenticate.js';
-import type { ProblemError } from '../errors.js';
-import { sendProblem, toProblem } from '../http/problem.js';
-import { admit } from '../limits/admit.js';
-import type { RateLimiter } from '../limits/rate-limit.js';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { COMPATIBLE_FILTERS } from '../search/compatible.js';
 import { type Answered, companySearchV1, compatibleSearch, peopleSearchV1 } from '../search/run.js';
 import { COMPANY_FILTERS, PEOPLE_FILTERS } from '../search/v1.js';
 import type { Store } from '../store/store.js';
-import { StoreUnavailableError } from '../store/unavailable.js';
 import type { Operation, Scope } from '../vocabulary/operations.js';
 import {
   COMPATIBLE_DESCRIPTION,
@@ -23,9 +16,6 @@ import {
 
 export interface SearchDeps {
   store: Store;
-  limiter: RateLimiter;
-  /** Audits and meters every keyed search; none when benchmarking its cost. */
-  accounting: Accounting | undefined;
 }
 
 interface SearchSpec {
@@ -48,48 +38,6 @@ const namedInBody = (known: readonly string[]) => (request: FastifyRequest) => {
     filters !== null && typeof filters === 'object' ? known.filter((n) => n in (filters as object)) : [];
   return body?.q === undefined ? names : [...names, 'q'];
 };
-
-/**
- * One search: every step a lookup takes (authenticate, one token from the key's bucket, scope), no quota.
- * A known key's search is journalled whatever its status, and the reply waits for the journal's write.
- */
-async function serve(deps: SearchDeps, spec: SearchSpec, request: FastifyRequest, reply: FastifyReply) {
-  let keyId: string | undefined;
-  let answered: Answered<unknown> | undefined;
-  let problem: ProblemError | undefined;
-  try {
-    const match = await identifyKey(deps.store, request.headers.authorization);
-    keyId = match.key.id;
-    requireLive(match);
-    reply.headers(await admit(deps.limiter, match.key));
-    requireScope(match.key, spec.scope);
-    answered = await spec.run(deps.store, request);
-  } catch (error) {
-    problem = toProblem(error);
-    if (problem.status >= 500) request.log.error({ err: error, route: request.url }, 'search failed');
-  }
-  if (keyId !== undefined && deps.accounting) {
-    deps.accounting.append({
-      at: Date.now(),
-      keyId,
-      operation: spec.operation,
-      params: answered?.params ?? spec.named(request),
-      matched: answered?.ids ?? [],
-      status: problem?.status ?? 200,
-    });
-    try {
-      deps.accounting.commit();
-    } catch (error) {
-      request.log.error({ err: error }, 'accounting journal write failed: answering 503');
-      return sendProblem(request, reply, toProblem(new StoreUnavailableError()));
-    }
-  }
-  if (problem || !answered) return sendProblem(request, reply, problem ?? toProblem(undefined));
-  return reply
-    .headers(spec.headers?.(answered.body) ?? {})
-    .type('application/json; charset=utf-8')
-    .send(JSON.stringify(spec.send(answered.body)));
-}
 
 const SPECS: Record<string, SearchSpec> = {
   '/people/search': {
@@ -120,55 +68,57 @@ const SPECS: Record<string, SearchSpec> = {
   },
 };
 
+/**
+ * Registers one search: admitted as a lookup is (a token, the scope), with no quota. A known key's search is
+ * journalled whatever its status (the filters it named, the ids it returned) before the reply goes out.
+ */
+function registerOne(app: FastifyInstance, deps: SearchDeps, url: string, schema: FastifySchema) {
+  const spec = SPECS[url]!;
+  app.keyedRoute(
+    {
+      method: 'POST',
+      url,
+      schema,
+      scopes: [spec.scope],
+      audit: { operation: spec.operation, params: spec.named },
+      // The tokenless request that takes an address over its limit is answered 401, as it always was.
+      overLimit: 'from the next request',
+      // Our own parsers give clearer errors (naming the parameter) than schema validation.
+      validatorCompiler: () => () => true,
+    },
+    async (request, reply, admitted) => {
+      const answered = await spec.run(deps.store, request);
+      admitted.params = answered.params;
+      admitted.matched = answered.ids;
+      reply.headers(spec.headers?.(answered.body) ?? {}).type('application/json; charset=utf-8');
+      return JSON.stringify(spec.send(answered.body));
+    },
+  );
+}
+
 export function registerSearch(app: FastifyInstance, deps: SearchDeps) {
-  // Our own parsers give clearer errors (naming the parameter) than schema validation.
-  const noValidation = () => () => true;
-  app.post(
-    '/people/search',
-    {
-      schema: {
-        operationId: 'searchPeopleCompatible',
-        summary: 'Find people by company, position, seniority, department and country (deployed form)',
-        description: COMPATIBLE_DESCRIPTION,
-        tags: ['search'],
-        security: [{ bearer: [] }],
-        querystring: compatibleQuerystring,
-        'x-responses': searchResponses('PersonPreview', true),
-      },
-      validatorCompiler: noValidation,
-    },
-    (request, reply) => serve(deps, SPECS['/people/search']!, request, reply),
-  );
-  app.post(
-    '/v1/people/search',
-    {
-      schema: {
-        operationId: 'searchPeople',
-        summary: 'Find people by filters and free text, a page at a time',
-        description: V1_DESCRIPTION,
-        tags: ['search'],
-        security: [{ bearer: [] }],
-        body: Type.Ref('PeopleSearchRequest'),
-        'x-responses': searchResponses('PeopleSearchPage', false),
-      },
-      validatorCompiler: noValidation,
-    },
-    (request, reply) => serve(deps, SPECS['/v1/people/search']!, request, reply),
-  );
-  app.post(
-    '/v1/company/search',
-    {
-      schema: {
-        operationId: 'searchCompanies',
-        summary: 'Find companies by filters and free text, a page at a time',
-        description: V1_DESCRIPTION,
-        tags: ['search'],
-        security: [{ bearer: [] }],
-        body: Type.Ref('CompanySearchRequest'),
-        'x-responses': searchResponses('CompanySearchPage', false),
-      },
-      validatorCompiler: noValidation,
-    },
-    (request, reply) => serve(deps, SPECS['/v1/company/search']!, request, reply),
-  );
+  registerOne(app, deps, '/people/search', {
+    operationId: 'searchPeopleCompatible',
+    summary: 'Find people by company, position, seniority, department and country (deployed form)',
+    description: COMPATIBLE_DESCRIPTION,
+    tags: ['search'],
+    querystring: compatibleQuerystring,
+    'x-responses': searchResponses('PersonPreview', true),
+  });
+  registerOne(app, deps, '/v1/people/search', {
+    operationId: 'searchPeople',
+    summary: 'Find people by filters and free text, a page at a time',
+    description: V1_DESCRIPTION,
+    tags: ['search'],
+    body: Type.Ref('PeopleSearchRequest'),
+    'x-responses': searchResponses('PeopleSearchPage', false),
+  });
+  registerOne(app, deps, '/v1/company/search', {
+    operationId: 'searchCompanies',
+    summary: 'Find companies by filters and free text, a page at a time',
+    description: V1_DESCRIPTION,
+    tags: ['search'],
+    body: Type.Ref('CompanySearchRequest'),
+    'x-responses': searchResponses('CompanySearchPage', false),
+  });
 }

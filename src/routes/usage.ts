@@ -2,9 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Accounting } from '../accounting/accounting.js';
 import { mergeUsage, monthStart, sumUsage } from '../accounting/usage-report.js';
-import { authenticate } from '../auth/authenticate.js';
-import { admit } from '../limits/admit.js';
-import type { RateLimiter } from '../limits/rate-limit.js';
 import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
 import type { Usage } from '../schemas/usage.js';
@@ -13,7 +10,6 @@ import { QUOTA_OPERATIONS } from '../vocabulary/operations.js';
 
 export interface UsageDeps {
   store: Store;
-  limiter: RateLimiter;
   /** Folded first, so that the report includes this process's latest lookups. */
   accounting: Accounting | undefined;
 }
@@ -31,23 +27,23 @@ const responses: Responses = {
   503: responseRef('Unavailable'),
 };
 
-export function registerUsage(app: FastifyInstance, { store, limiter, accounting }: UsageDeps) {
-  app.get(
-    '/v1/usage',
+export function registerUsage(app: FastifyInstance, { store, accounting }: UsageDeps) {
+  app.keyedRoute(
     {
+      method: 'GET',
+      url: '/v1/usage',
+      // Any live key may read its own usage.
+      scopes: [],
       schema: {
         operationId: 'getUsage',
         summary: "The calling key's usage this month: per day and operation, totals, and quota left",
         tags: ['usage'],
-        security: [{ bearer: [] }],
         // Serialises the report; the document shows `x-responses`.
         response: { 200: { $ref: 'Usage#' } },
         'x-responses': responses,
       },
     },
-    async (request, reply): Promise<Usage> => {
-      const key = await authenticate(store, request.headers.authorization);
-      reply.headers(await admit(limiter, key));
+    async (request, reply, { key }): Promise<Usage> => {
       const since = monthStart(new Date());
       // The latest lookups, when the journal can be folded now; else the report reads what is folded.
       await accounting?.foldNow().catch((error: unknown) => {

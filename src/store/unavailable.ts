@@ -1,23 +1,7 @@
 // The store could not be reached: the HTTP layer answers 503 `unavailable` with Retry-After, readiness fails.
+import { StoreUnavailableError } from '../errors.js';
 
-/**
- * Thrown by a store when its database cannot be reached. The message names the cause for logs and the
- * CLI (it may hold a host and port, never a password); HTTP responses use their own wording.
- */
-export class StoreUnavailableError extends Error {
-  constructor(options?: { cause?: unknown }) {
-    const reason = describe(options?.cause);
-    super(`the data store is unavailable${reason ? `: ${reason}` : ''}`, options);
-    this.name = 'StoreUnavailableError';
-  }
-}
-
-// Connecting to "localhost" tries each address and fails with an AggregateError whose own message is empty.
-function describe(cause: unknown): string {
-  if (!(cause instanceof Error)) return '';
-  if (cause.message || !(cause instanceof AggregateError)) return cause.message;
-  return cause.errors.map(describe).join('; ');
-}
+export { StoreUnavailableError };
 
 // Socket-level failures reported by Node when a server is down, unreachable or drops the connection.
 const NETWORK_CODES = new Set([

@@ -279,7 +279,8 @@ describe('enrich serve', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(miss.status).toBe(404);
-    // Served by several workers: each adds its counts to the store every second.
+    // Served by a worker per core: the one answering /v1/usage folds its own journal first; the others fold
+    // theirs every FOLD_EVERY_MS (200 ms, accounting/open.ts). A second leaves room for a busy machine.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const usage = await fetch(`${base}/v1/usage`, { headers: { authorization: `Bearer ${token}` } });
     expect((await usage.json()).totals).toMatchObject({ requests: 2, matched: 1, not_found: 1 });

@@ -1,6 +1,7 @@
 // A client of the bulk stream for tests: writes NDJSON lines as the server takes them while reading the
 // result lines as they come, over a real connection.
 import { type ClientRequest, type IncomingHttpHeaders, request } from 'node:http';
+import { recorder } from '../recording/record.js';
 
 export interface StreamAnswer {
   status: number;
@@ -36,10 +37,17 @@ export function postStream(
       headers: { authorization, 'content-type': contentType },
     });
     const answer: StreamAnswer = { status: 0, headers: {}, results: [], count: 0, body: '' };
+    const record = recorder('POST', url);
+    const received: Buffer[] = [];
     req.on('error', reject);
     req.on('response', (res) => {
       answer.status = res.statusCode!;
       answer.headers = res.headers;
+      if (record) res.on('data', (text: string) => received.push(Buffer.from(text)));
+      const ended = () => {
+        record?.(answer.status, answer.headers, Buffer.concat(received));
+        resolve(answer);
+      };
       const ndjson = String(res.headers['content-type']).startsWith('application/x-ndjson');
       let carry = '';
       res.setEncoding('utf8');
@@ -57,9 +65,9 @@ export function postStream(
           options.onResult?.(result, answer.count, req);
         }
       });
-      res.on('end', () => resolve(answer));
+      res.on('end', ended);
       res.on('error', reject);
-      res.on('aborted', () => resolve(answer));
+      res.on('aborted', ended);
     });
     const iterator = lines[Symbol.iterator]();
     // Lines go out a hundred to a write, as a file read in chunks would.

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../src/auth/tokens.js';
 import { ProblemError } from '../../src/errors.js';
-import { addressBucket } from '../../src/http/client-address.js';
+import { addressBucket } from '../../src/limits/address-bucket.js';
 import { MemoryRateLimiter } from '../../src/limits/rate-limit.js';
 import { RedisRateLimiter } from '../../src/limits/redis/rate-limit.js';
 import { UnauthenticatedLimit } from '../../src/limits/unauthenticated.js';
@@ -113,26 +113,46 @@ describe('requests without a valid token, per client address', () => {
   });
 });
 
-describe('a keyed route that writes its own replies', () => {
-  it('gets the limit, Cache-Control and nosniff by declaring its token: its 401s count, then 429', async () => {
-    const t = await testApp('sqlite', { unauthenticatedRate: 2 });
+describe('a keyed route', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp('sqlite', { unauthenticatedRate: 2 });
+    t.app.keyedRoute({ method: 'POST', url: '/v1/things', scopes: [] }, async () => ({ ok: true }));
+    // As a route that streams its reply does: hijacked, writing the raw response, 401 included.
+    const config = { keyed: { overLimit: 'from the next request' as const } };
+    t.app.post('/v1/streamed', { schema: { security: [{ bearer: [] }] }, config }, (_request, reply) => {
+      reply.hijack();
+      reply.raw.writeHead(401, { 'content-type': 'application/problem+json' });
+      reply.raw.end('{"code":"unauthorized"}');
+    });
+  });
+  afterAll(() => t.close());
+  const post = (url: string, remoteAddress: string) => t.app.inject({ method: 'POST', url, remoteAddress });
+
+  it('gets the limit, Cache-Control and nosniff by being declared keyed: its 401s count, the last one a 429', async () => {
+    const first = await post('/v1/things', '192.0.2.200');
+    expect(first.statusCode).toBe(401);
+    expect(first.headers['cache-control']).toBe('private, no-store');
+    expect(first.headers['x-content-type-options']).toBe('nosniff');
+    const statuses = [(await post('/v1/things', '192.0.2.200')).statusCode];
+    statuses.push((await post('/v1/things', '192.0.2.200')).statusCode);
+    expect(statuses).toEqual([401, 429]);
+    expect((await t.app.inject({ url: PERSON, remoteAddress: '192.0.2.200' })).statusCode).toBe(429);
+  });
+
+  it('that writes its own 401 has it charged once sent: the address is refused from the next request', async () => {
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await post('/v1/streamed', '192.0.2.201')).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+
+  it('cannot be registered without being declared keyed: a token without admission is refused at start', async () => {
+    const fresh = await testApp('sqlite');
     try {
-      // As a route that streams its reply does: hijacked, writing the raw response, 401 included.
-      t.app.post('/v1/things', { schema: { security: [{ bearer: [] }] } }, (_request, reply) => {
-        reply.hijack();
-        reply.raw.writeHead(401, { 'content-type': 'application/problem+json' });
-        reply.raw.end('{"code":"unauthorized"}');
-      });
-      const post = () => t.app.inject({ method: 'POST', url: '/v1/things', remoteAddress: '192.0.2.200' });
-      const first = await post();
-      expect(first.statusCode).toBe(401);
-      expect(first.headers['cache-control']).toBe('private, no-store');
-      expect(first.headers['x-content-type-options']).toBe('nosniff');
-      const statuses = [(await post()).statusCode, (await post()).statusCode, (await post()).statusCode];
-      expect(statuses).toEqual([401, 401, 429]); // charged once sent: the address is refused from the next
-      expect((await t.app.inject({ url: PERSON, remoteAddress: '192.0.2.200' })).statusCode).toBe(429);
+      const schema = { security: [{ bearer: [] }] };
+      expect(() => fresh.app.post('/v1/unadmitted', { schema }, async () => ({}))).toThrow(/keyedRoute/);
     } finally {
-      await t.close();
+      await fresh.close();
     }
   });
 });

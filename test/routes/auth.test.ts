@@ -1,17 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateKey } from '../../src/auth/keys.js';
 import { mintToken } from '../../src/auth/tokens.js';
-import { BACKENDS, type TestApp, testApp } from '../helpers/app.js';
+import { type TestApp, testApp } from '../helpers/app.js';
+import { SETUPS, type Send, sender } from '../helpers/transport.js';
 
-describe.each(BACKENDS)('on %s', (backend) => {
+describe.each(SETUPS)('on %s', (_label, backend, over) => {
   let t: TestApp;
+  let send: Send;
   beforeAll(async () => {
     t = await testApp(backend);
+    send = await sender(t.app, over);
   });
   afterAll(() => t.close());
 
   const lookup = (authorization?: string, url = '/people?id=fp000000000001') =>
-    t.app.inject({ method: 'GET', url, headers: authorization === undefined ? {} : { authorization } });
+    send({ method: 'GET', url, headers: authorization === undefined ? {} : { authorization } });
 
   describe('authentication', () => {
     it('answers 401 with WWW-Authenticate: Bearer when the header is missing', async () => {

@@ -1,22 +1,24 @@
 // Lookups by the SHA-256 of an e-mail address: the same record and tag as by the address, by GET and POST.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, PEOPLE, type TestApp, testApp } from '../helpers/app.js';
+import { PEOPLE, type TestApp, testApp } from '../helpers/app.js';
+import { SETUPS, type Send, sender } from '../helpers/transport.js';
 
 /** `printf %s ADDRESS | sha256sum`, as the README shows. */
 const sha256 = (address: string) => createHash('sha256').update(address).digest('hex');
 
-describe.each(BACKENDS)('hashed e-mail lookups on %s', (backend) => {
+describe.each(SETUPS)('hashed e-mail lookups on %s', (_label, backend, over) => {
   let t: TestApp;
+  let send: Send;
   beforeAll(async () => {
     t = await testApp(backend);
+    send = await sender(t.app, over);
   });
   afterAll(() => t.close());
 
-  const get = (query: string) =>
-    t.app.inject({ url: `/v1/people?${query}`, headers: { authorization: t.auth } });
+  const get = (query: string) => send({ url: `/v1/people?${query}`, headers: { authorization: t.auth } });
   const post = (body: object) =>
-    t.app.inject({
+    send({
       method: 'POST',
       url: '/v1/people/lookup',
       headers: { authorization: t.auth, 'content-type': 'application/json' },
@@ -74,7 +76,7 @@ describe.each(BACKENDS)('hashed e-mail lookups on %s', (backend) => {
   });
 
   it('is a person identifier only: /company does not take it', async () => {
-    const res = await t.app.inject({
+    const res = await send({
       url: `/v1/company?work_email_sha256=${sha256('info@acme.com.au')}`,
       headers: { authorization: t.auth },
     });

@@ -1,18 +1,21 @@
 // `fields` on GET lookups: the projection, its own entity tag and 304s, HEAD, and the 400s of a bad selection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, COMPANIES, PEOPLE, type TestApp, testApp } from '../helpers/app.js';
+import { COMPANIES, PEOPLE, type TestApp, testApp } from '../helpers/app.js';
+import { SETUPS, type Send, sender } from '../helpers/transport.js';
 
 const JANE = PEOPLE[0]!;
 
-describe.each(BACKENDS)('fields on %s', (backend) => {
+describe.each(SETUPS)('fields on %s', (_label, backend, over) => {
   let t: TestApp;
+  let send: Send;
   beforeAll(async () => {
     t = await testApp(backend);
+    send = await sender(t.app, over);
   });
   afterAll(() => t.close());
 
   const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
-    t.app.inject({ method, url, headers: { authorization: t.auth, ...headers } });
+    send({ method, url, headers: { authorization: t.auth, ...headers } });
 
   it('answers only the fields asked for, and id, in the order of the stored record', async () => {
     const res = await get('/people?work_email=jane.citizen@acme.com.au&fields=emails.work.value,name');

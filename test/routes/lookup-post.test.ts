@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { issueKey } from '../../src/auth/keys.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import { BACKENDS, PEOPLE, seed, type TestApp, testApp } from '../helpers/app.js';
+import { PEOPLE, seed, type TestApp, testApp } from '../helpers/app.js';
+import { SETUPS, type Send, sender } from '../helpers/transport.js';
 
 const JANE = PEOPLE[0]!;
 const JANE_HASH = '94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d';
@@ -42,24 +43,26 @@ const headersOf = (res: { headers: Record<string, unknown> }) => {
   return rest;
 };
 
-describe.each(BACKENDS)('POST lookups on %s', (backend) => {
+describe.each(SETUPS)('POST lookups on %s', (_label, backend, over) => {
   let t: TestApp;
+  let send: Send;
   beforeAll(async () => {
     t = await testApp(backend);
+    send = await sender(t.app, over);
   });
   afterAll(() => t.close());
 
   /** A fresh key per request, with a quota, so that rate-limit and quota headers start alike. */
   const freshKey = async () => (await t.newKey({ quota: 100 })).auth;
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({
+    send({
       method: 'POST',
       url: `/v1/${path}/lookup`,
       headers: { authorization: await freshKey(), 'content-type': 'application/json', ...headers },
       payload: typeof body === 'string' ? body : JSON.stringify(body),
     });
   const get = async (path: string, params: Record<string, string>, headers: Record<string, string> = {}) =>
-    t.app.inject({
+    send({
       url: `/v1/${path}?${new URLSearchParams(params)}`,
       headers: { authorization: await freshKey(), ...headers },
     });
@@ -110,7 +113,7 @@ describe.each(BACKENDS)('POST lookups on %s', (backend) => {
     ['JSON null', 'application/json; charset=utf-8', 'null', 400, 'invalid_body'],
     ['a body over 64 KiB', 'application/json', `{"id":"${'x'.repeat(65_536)}"}`, 413, 'payload_too_large'],
   ])('refuses %s with a problem', async (_, type, payload, status, code) => {
-    const res = await t.app.inject({
+    const res = await send({
       method: 'POST',
       url: '/v1/people/lookup',
       headers: { authorization: t.auth, ...(type ? { 'content-type': type } : {}) },
@@ -136,7 +139,7 @@ describe.each(BACKENDS)('POST lookups on %s', (backend) => {
   });
 
   it('checks the key before the body: no key, a 401 whatever the body', async () => {
-    const res = await t.app.inject({
+    const res = await send({
       method: 'POST',
       url: '/v1/people/lookup',
       headers: { 'content-type': 'text/plain' },
@@ -144,7 +147,7 @@ describe.each(BACKENDS)('POST lookups on %s', (backend) => {
     });
     expect(res.statusCode).toBe(401);
     const scoped = await t.newKey({ scopes: ['company:read'] });
-    const forbidden = await t.app.inject({
+    const forbidden = await send({
       method: 'POST',
       url: '/v1/people/lookup',
       headers: { authorization: scoped.auth, 'content-type': 'application/json' },
@@ -155,7 +158,7 @@ describe.each(BACKENDS)('POST lookups on %s', (backend) => {
 
   it('answers 405 with Allow: POST to any other method, and keeps the GET paths at GET, HEAD', async () => {
     for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'] as const) {
-      const res = await t.app.inject({
+      const res = await send({
         method,
         url: '/v1/company/lookup',
         headers: { authorization: t.auth },
@@ -164,11 +167,11 @@ describe.each(BACKENDS)('POST lookups on %s', (backend) => {
       expect(res.headers.allow).toBe('POST');
     }
     for (const url of ['/v1/people', '/people', '/company']) {
-      const res = await t.app.inject({ method: 'POST', url, headers: { authorization: t.auth } });
+      const res = await send({ method: 'POST', url, headers: { authorization: t.auth } });
       expect(res.statusCode).toBe(405);
       expect(res.headers.allow).toBe('GET, HEAD');
     }
-    expect((await t.app.inject({ method: 'POST', url: '/people/lookup' })).statusCode).toBe(404);
+    expect((await send({ method: 'POST', url: '/people/lookup' })).statusCode).toBe(404);
   });
 });
 

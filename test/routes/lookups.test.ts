@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, COMPANIES, PEOPLE, type TestApp, testApp } from '../helpers/app.js';
+import { COMPANIES, PEOPLE, type TestApp, testApp } from '../helpers/app.js';
+import { SETUPS, type Send, sender } from '../helpers/transport.js';
 
-describe.each(BACKENDS)('on %s', (backend) => {
+describe.each(SETUPS)('on %s', (_label, backend, over) => {
   let t: TestApp;
+  let send: Send;
   beforeAll(async () => {
     t = await testApp(backend);
+    send = await sender(t.app, over);
   });
   afterAll(() => t.close());
 
   const get = (url: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'GET', url, headers: { authorization: t.auth, ...headers } });
+    send({ method: 'GET', url, headers: { authorization: t.auth, ...headers } });
 
   describe('person lookup', () => {
     it.each([
@@ -53,7 +56,7 @@ describe.each(BACKENDS)('on %s', (backend) => {
     });
 
     it('answers HEAD like GET without a body', async () => {
-      const res = await t.app.inject({
+      const res = await send({
         method: 'HEAD',
         url: '/people?id=fp000000000003',
         headers: { authorization: t.auth },
@@ -194,7 +197,7 @@ describe.each(BACKENDS)('on %s', (backend) => {
 
     it('answers 405 with Allow to a wrong method on a lookup path', async () => {
       for (const method of ['POST', 'PUT', 'DELETE', 'PATCH'] as const) {
-        const res = await t.app.inject({
+        const res = await send({
           method,
           url: '/v1/company?id=f000000000001',
           headers: { authorization: t.auth },

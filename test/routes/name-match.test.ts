@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
 import type { RecordToStore } from '../../src/store/records.js';
-import { BACKENDS, type TestApp, testApp } from '../helpers/app.js';
+import { type TestApp, testApp } from '../helpers/app.js';
+import { SETUPS, type Send, sender } from '../helpers/transport.js';
 
 const INITECH = {
   id: 'fc7',
@@ -30,16 +31,18 @@ const STAFF = [
   { id: 'fp000000000073', name: 'Ana Lima', first_name: 'Ana', last_name: 'Lima', current_company: INITECH },
 ];
 
-describe.each(BACKENDS)('on %s', (backend) => {
+describe.each(SETUPS)('on %s', (_label, backend, over) => {
   let t: TestApp;
+  let send: Send;
   beforeAll(async () => {
     t = await testApp(backend);
+    send = await sender(t.app, over);
     await t.store.upsert('people', STAFF.map(prepared));
   });
   afterAll(() => t.close());
 
   const get = (query: string, auth = t.auth) =>
-    t.app.inject({ method: 'GET', url: `/people?${query}`, headers: { authorization: auth } });
+    send({ method: 'GET', url: `/people?${query}`, headers: { authorization: auth } });
 
   it('answers the person with Enrich-Match-Likelihood and the parameters that matched', async () => {
     const res = await get('name=Bob%20Smith&company_domain=initech.example');
@@ -97,7 +100,7 @@ describe.each(BACKENDS)('on %s', (backend) => {
   });
 
   it('answers a POST lookup and a bulk item as the GET, the bulk result with match_likelihood', async () => {
-    const post = await t.app.inject({
+    const post = await send({
       method: 'POST',
       url: '/v1/people/lookup',
       headers: { authorization: t.auth, 'content-type': 'application/json' },
@@ -105,7 +108,7 @@ describe.each(BACKENDS)('on %s', (backend) => {
     });
     expect(post.statusCode).toBe(200);
     expect(post.headers['enrich-match-likelihood']).toBe('8');
-    const bulk = await t.app.inject({
+    const bulk = await send({
       method: 'POST',
       url: '/v1/people/bulk',
       headers: { authorization: t.auth, 'content-type': 'application/json' },
@@ -134,7 +137,7 @@ describe.each(BACKENDS)('on %s', (backend) => {
     const first = await get('name=Robert%20Smith&company_id=fc7', key.auth);
     expect(first.headers['enrich-quota-remaining']).toBe('0');
     expect((await get('name=Robert%20Smith&company_id=fc7', key.auth)).statusCode).toBe(402);
-    const usage = (await t.app.inject({ url: '/v1/usage', headers: { authorization: key.auth } })).json();
+    const usage = (await send({ url: '/v1/usage', headers: { authorization: key.auth } })).json();
     expect(usage.totals).toMatchObject({ requests: 2, matched: 1, rejected: 1 });
     const entries = await t.store.audit({ keyId: key.id });
     expect(entries.map(({ params, matched, status }) => ({ params, matched, status }))).toEqual([

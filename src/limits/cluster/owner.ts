@@ -1,6 +1,5 @@
 // The cluster primary's side of the limits: one bucket and one quota counter per key for every worker.
-import { ProblemError } from '../../errors.js';
-import { toProblem } from '../../http/problem.js';
+import { ProblemError, toProblem } from '../../errors.js';
 import type { AccountingStore } from '../../store/accounting.js';
 import type { ApiKey } from '../../store/keys.js';
 import { MemoryQuotaCounter, type QuotaCounter, type QuotaGrant, type QuotaTicket } from '../quota.js';

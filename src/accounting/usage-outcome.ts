@@ -1,4 +1,4 @@
-// How a keyed lookup's or search's status is metered.
+// How a keyed request's status is metered in usage: matched, not found, ambiguous, rejected or failed.
 import type { LookupOutcome } from '../metrics.js';
 import { type Operation, QUOTA_OPERATIONS } from '../vocabulary/operations.js';
 

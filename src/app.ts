@@ -17,6 +17,7 @@ import { clientAddressOf, compileTrust, type TrustProxy } from './http/client-ad
 import { registerCompression } from './http/compression.js';
 import { type CorsOrigins, corsPolicy, registerCors } from './http/cors.js';
 import { registerGuards } from './http/guard.js';
+import { registerJsonBodies } from './http/json-body.js';
 import { LookupPath } from './http/lookup-path.js';
 import { frameworkErrorDetail, sendProblem, toProblem } from './http/problem.js';
 import { TurnRelease } from './http/release.js';
@@ -166,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerGuards(app, unauthenticated);
+  registerJsonBodies(app);
   app.setErrorHandler(async (error, request, reply) => {
     let problem = toProblem(error);
     // A 401 is charged to the client's address: past its limit, a 429 instead.

@@ -1,7 +1,10 @@
 // Where a text stops being JSON: the JSON path being read and the position, for a 400 that says where.
 // JSON.parse says neither portably (V8's messages differ by version, and quote the text), so a scan
-// that follows the grammar finds the place; it runs only once JSON.parse has failed.
+// that follows the grammar finds the place; it runs only once JSON.parse has failed, or once a cheap
+// scan has found the text nested deeper than a body may be.
+import type { ProblemError } from '../errors.js';
 import { invalidBody } from '../lookup/bulk-request.js';
+import { MAX_JSON_DEPTH, nestingBeyond } from '../schemas/json-nesting.js';
 
 /** The first place a text departs from the JSON grammar. */
 export interface JsonSyntaxError {
@@ -14,6 +17,8 @@ export interface JsonSyntaxError {
   column: number;
   /** What was expected, for people to read. */
   expected: string;
+  /** True when the text is (so far) JSON, but nests arrays and objects deeper than allowed there. */
+  tooDeep?: true;
 }
 
 interface Frame {
@@ -50,11 +55,15 @@ function tokenAt(pattern: RegExp, text: string, at: number): number {
 
 /**
  * The first syntax error of a text, or undefined when it is one JSON value (as JSON.parse reads it).
- * Iterative, so that deep nesting cannot exhaust the stack.
+ * An array or object opened deeper than `maxDepth` levels is an error too (`tooDeep`). Iterative, so
+ * that deep nesting cannot exhaust the stack.
  * @example locateSyntaxError('{"requests":[{"params":}]}')
  * // { path: '$.requests[0].params', position: 23, line: 1, column: 24, expected: 'a value' }
  */
-export function locateSyntaxError(text: string): JsonSyntaxError | undefined {
+export function locateSyntaxError(
+  text: string,
+  maxDepth = Number.POSITIVE_INFINITY,
+): JsonSyntaxError | undefined {
   const stack: Frame[] = [];
   let i = 0;
   const skip = () => {
@@ -82,6 +91,9 @@ export function locateSyntaxError(text: string): JsonSyntaxError | undefined {
     } else if (state === 'value') {
       const c = text[i];
       if (c === '{' || c === '[') {
+        if (stack.length >= maxDepth) {
+          return { ...fail(`at most ${maxDepth} levels of nested arrays and objects`), tooDeep: true };
+        }
         stack.push({ kind: c === '{' ? 'object' : 'array', key: undefined, index: 0 });
         i++;
         skip();
@@ -117,22 +129,48 @@ export function locateSyntaxError(text: string): JsonSyntaxError | undefined {
   }
 }
 
-/**
- * A request body's JSON value, or a 400 naming where the text stops being JSON (path, line and column).
- * `line` numbers a text that is one line of a stream. A leading byte order mark is ignored.
- */
-export function parseJsonText(text: string, line?: number): unknown {
-  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  try {
-    return JSON.parse(json);
-  } catch {
-    if (json.trim() === '') throw invalidBody('$', 'the body is empty; send {"requests": [...]}.');
-    const error = locateSyntaxError(json) ?? { path: '$', position: 0, line: 1, column: 1, expected: 'JSON' };
-    const where = { position: error.position, line: line ?? error.line, column: error.column };
-    throw invalidBody(
+/** The 400 of a text that is not JSON, or nests deeper than `maxDepth`: where, and what was expected. */
+function notJson(json: string, maxDepth: number, line: number | undefined): ProblemError {
+  if (json.trim() === '') return invalidBody('$', 'the body is empty; send {"requests": [...]}.');
+  const error = locateSyntaxError(json, maxDepth) ?? {
+    path: '$',
+    position: 0,
+    line: 1,
+    column: 1,
+    expected: 'JSON',
+  };
+  const where = { position: error.position, line: line ?? error.line, column: error.column };
+  const at = `at line ${where.line}, column ${where.column}`;
+  if (error.tooDeep) {
+    return invalidBody(
       error.path,
-      `not valid JSON at line ${where.line}, column ${where.column}: expected ${error.expected}.`,
-      where,
+      `arrays and objects nest deeper than ${maxDepth} levels ${at}; a body holds at most ${maxDepth}.`,
+      { ...where, max_depth: maxDepth },
     );
   }
+  return invalidBody(error.path, `not valid JSON ${at}: expected ${error.expected}.`, where);
+}
+
+/**
+ * The 400 of a body that nests arrays and objects deeper than `maxDepth` levels (or that is not JSON
+ * before it gets there), or undefined when it does not: a cheap scan that stops at the first level too
+ * deep, to run before a parser builds the value.
+ */
+export function nestingProblem(text: string, maxDepth = MAX_JSON_DEPTH): ProblemError | undefined {
+  return nestingBeyond(text, maxDepth) === undefined ? undefined : notJson(text, maxDepth, undefined);
+}
+
+/**
+ * A request body's JSON value, or a 400 naming where the text stops being JSON (path, line and column),
+ * or where it nests deeper than `maxDepth` levels (checked first). `line` numbers a text that is one line
+ * of a stream. A leading byte order mark is ignored.
+ */
+export function parseJsonText(text: string, line?: number, maxDepth = MAX_JSON_DEPTH): unknown {
+  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (nestingBeyond(json, maxDepth) === undefined) {
+    try {
+      return JSON.parse(json);
+    } catch {}
+  }
+  throw notJson(json, maxDepth, line);
 }

@@ -1,0 +1,73 @@
+// Crafted input a security review sent: each a 400 naming the limit it crosses, never a 500 — one bad item of
+// a bulk being one invalid item — and a problem that stays small whatever the body, on both stores.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_DETAIL_SHOWN, MAX_PATH_SHOWN } from '../../src/lookup/bulk-request.js';
+import { MAX_JSON_DEPTH } from '../../src/schemas/json-nesting.js';
+import { BACKENDS, type TestApp, testApp } from '../helpers/app.js';
+import { postStream } from '../helpers/ndjson.js';
+
+const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+for (const backend of BACKENDS) {
+  describe(`crafted input, on ${backend}`, () => {
+    let t: TestApp;
+    let origin: string;
+    beforeAll(async () => {
+      t = await testApp(backend);
+      origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    });
+    afterAll(() => t.close());
+
+    const post = (url: string, payload: string) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: t.auth, 'content-type': 'application/json' },
+        payload,
+      });
+
+    describe('a body nested too deep', () => {
+      it('of four million brackets gets a 400 of a few hundred bytes naming the limit', async () => {
+        const response = await post('/v1/people/bulk', '['.repeat(4_000_000));
+        expect(response.statusCode).toBe(400);
+        expect(response.body.length).toBeLessThan(1000);
+        const problem = response.json();
+        expect(problem).toMatchObject({ code: 'invalid_body', max_depth: MAX_JSON_DEPTH, line: 1 });
+        expect(problem.path.length).toBeLessThanOrEqual(MAX_PATH_SHOWN);
+        expect(problem.detail.length).toBeLessThanOrEqual(MAX_DETAIL_SHOWN);
+        expect(problem.detail).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
+      });
+
+      it('is refused by every route that reads JSON, however it is sent', async () => {
+        const bodies: Record<string, string> = {
+          '/v1/people/bulk': `{"requests": [{"params": {"id": ${deep(10_000)}}}]}`,
+          '/v1/company/bulk': `{"requests": [{"params": {"id": ${deep(10_000)}}}]}`,
+          '/v1/people/search': `{"q": ${deep(10_000)}}`,
+          '/v1/company/search': `{"filters": {"industry": ${deep(10_000)}}}`,
+          '/people': `{"id": ${deep(10_000)}}`,
+        };
+        for (const [url, body] of Object.entries(bodies)) {
+          const response = await post(url, body);
+          expect(response.statusCode, url).toBe(400);
+          expect(response.json().code, url).toBe('invalid_body');
+          expect(response.json().detail, url).toContain(`${MAX_JSON_DEPTH} levels`);
+        }
+      });
+
+      it('as one line of a stream is one invalid line; the stream goes on', async () => {
+        const stream = await postStream(`${origin}/v1/people/bulk`, t.auth, [
+          `{"params": {"id": ${deep(50_000)}}, "ref": "deep"}`,
+          JSON.stringify({ params: { id: 'fp000000000001' }, ref: 'next' }),
+        ]);
+        expect(stream.results.map((r) => r.status)).toEqual(['invalid', 'matched']);
+        expect(stream.results[0]!.problem).toMatchObject({ code: 'invalid_body', line: 1 });
+      });
+
+      it('within the limit is read as before', async () => {
+        const nested = `{"requests": [{"params": {"id": "fp000000000001"}, "ref": "a"}], "fields": ["name"]}`;
+        const response = await post('/v1/people/bulk', nested);
+        expect(response.statusCode).toBe(200);
+      });
+    });
+  });
+}

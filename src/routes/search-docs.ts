@@ -4,6 +4,7 @@ import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js
 import type { Responses } from '../openapi/document.js';
 import { DEPARTMENTS, SENIORITIES } from '../search/facts.js';
 import { COMPANY_PREVIEW_FIELDS, PERSON_PREVIEW_FIELDS } from '../search/fields.js';
+import { MAX_WORDS } from '../search/values.js';
 
 const numbered = (labels: readonly string[]) => labels.map((label, i) => `${i + 1} = ${label}`).join('; ');
 
@@ -28,7 +29,7 @@ export const compatibleQuerystring = Type.Object(
   {
     companyId: param("The current company's id", 'f000000117274'),
     position: param(
-      'Words of the position, each as a word or the start of one; case, accents and punctuation ignored',
+      `Words of the position (at most ${MAX_WORDS}), each as a word or the start of one; case, accents and punctuation ignored`,
       'eng man',
     ),
     seniority: param(`Seniority id: ${numbered(SENIORITIES)}`, '5'),

@@ -2,7 +2,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { DEPARTMENTS, SENIORITIES } from '../search/facts.js';
 import { COMPANY_PREVIEW_FIELDS, PERSON_PREVIEW_FIELDS } from '../search/fields.js';
-import { MAX_SIZE, MAX_VALUES } from '../search/values.js';
+import { MAX_SIZE, MAX_VALUES, MAX_WORDS } from '../search/values.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const flag = (description: string) => Type.Boolean({ description });
@@ -102,7 +102,13 @@ const labelOrId = (labels: readonly string[]) =>
   Type.Union([Type.String({ enum: [...labels] }), Type.Integer({ minimum: 1, maximum: labels.length })]);
 
 const common = (fields: readonly string[]) => ({
-  q: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Free text; ranks results' })),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: `Free text of at most ${MAX_WORDS} words; ranks results`,
+    }),
+  ),
   size: Type.Optional(
     Type.Integer({ minimum: 1, maximum: MAX_SIZE, description: 'Results per page (default 10)' }),
   ),
@@ -129,7 +135,9 @@ export const PeopleSearchRequest = Type.Object(
             oneOrMany(str, "AU or NZ: the location's last entry, else the current company's hq_country"),
           ),
           state: Type.Optional(oneOrMany(str, 'A state or region, by name or abbreviation (NSW)')),
-          location: Type.Optional(oneOrMany(str, "Words within the person's location")),
+          location: Type.Optional(
+            oneOrMany(str, `Words within the person's location (at most ${MAX_WORDS} in a value)`),
+          ),
           skills: Type.Optional(oneOrMany(str, 'A skill the person lists (case and accents ignored)')),
         },
         { additionalProperties: false },

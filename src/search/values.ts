@@ -9,6 +9,11 @@ export const MAX_TEXT_LENGTH = 2048;
 export const MAX_VALUES = 100;
 /** The most results one page holds. */
 export const MAX_SIZE = 100;
+/**
+ * The most words one text value (`q`, a location, a position) may hold: each word is a condition of the
+ * search (and of its rank), and SQLite refuses an expression of a thousand terms. Real queries hold a few.
+ */
+export const MAX_WORDS = 32;
 
 export const invalid = (parameter: string, detail: string) =>
   new ProblemError('invalid_parameter', detail, { parameter });
@@ -33,10 +38,20 @@ export function text(parameter: string, value: unknown): string {
   return value;
 }
 
-/** The words of a text value; one with no letter or digit is refused (it would match everything). */
+/**
+ * The distinct words of a text value, at most MAX_WORDS; one with no letter or digit is refused (it would
+ * match everything).
+ */
 export function words(parameter: string, value: unknown): string[] {
   const list = wordList(text(parameter, value));
   if (list.length === 0) throw invalid(parameter, `${parameter} holds no word (no letter or digit).`);
+  if (list.length > MAX_WORDS) {
+    throw new ProblemError(
+      'invalid_parameter',
+      `${parameter} holds ${list.length} words; a search value holds at most ${MAX_WORDS}.`,
+      { parameter, max_words: MAX_WORDS },
+    );
+  }
   return list;
 }
 

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DETAIL_SHOWN, MAX_PATH_SHOWN } from '../../src/lookup/bulk-request.js';
 import { MAX_JSON_DEPTH } from '../../src/schemas/json-nesting.js';
+import { MAX_WORDS } from '../../src/search/values.js';
 import { BACKENDS, type TestApp, testApp } from '../helpers/app.js';
 import { postStream } from '../helpers/ndjson.js';
 
@@ -25,6 +26,26 @@ for (const backend of BACKENDS) {
         headers: { authorization: t.auth, 'content-type': 'application/json' },
         payload,
       });
+
+    it('a search of more words than a value may hold is a 400 naming the limit', async () => {
+      const cjk = Array.from({ length: 1024 }, (_, i) => String.fromCharCode(0x4e00 + i)).join(' ');
+      const words = Array.from({ length: 125 }, (_, i) => `word${i}`).join(' ');
+      for (const [url, body, parameter] of [
+        ['/v1/people/search', { filters: { location: ['australia', cjk] } }, 'filters.location'],
+        ['/v1/people/search', { q: words }, 'q'],
+        ['/v1/company/search', { q: words }, 'q'],
+      ] as const) {
+        const response = await post(url, JSON.stringify(body));
+        expect(response.statusCode, parameter).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'invalid_parameter', parameter, max_words: MAX_WORDS });
+      }
+      const compatible = await t.app.inject({
+        method: 'POST',
+        url: `/people/search?position=${encodeURIComponent(words)}`,
+        headers: { authorization: t.auth },
+      });
+      expect(compatible.json()).toMatchObject({ parameter: 'position', max_words: MAX_WORDS });
+    });
 
     describe('a body nested too deep', () => {
       it('of four million brackets gets a 400 of a few hundred bytes naming the limit', async () => {

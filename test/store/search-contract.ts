@@ -1,6 +1,7 @@
 // The searches every Store backend promises (run inside the store contract suite, on each backend).
 import { expect, it } from 'vitest';
 import type { PeopleFilters, SearchQuery } from '../../src/search/query.js';
+import { MAX_VALUES, MAX_WORDS } from '../../src/search/values.js';
 import type { Entity, RecordToStore, Store } from '../../src/store/store.js';
 
 const record = (id: string, fields: object): RecordToStore => {
@@ -185,6 +186,30 @@ export function searchContract(store: () => Store) {
     expect(await ids(store(), { states: ['TAS', 'OTA'] })).toEqual(['p2', 'p3']);
     expect(await ids(store(), { locations: [['syd']] })).toEqual(['p1']);
     expect(await ids(store(), { locations: [['wanaka'], ['hob']] })).toEqual(['p2', 'p3']);
+  });
+
+  it('answers the largest search a request may ask, whichever way its page is read', async () => {
+    // MAX_VALUES locations of MAX_WORDS words each, and a q of MAX_WORDS words: thousands of word
+    // conditions, within what each store's expressions take (SQLite refuses a thousand terms in one).
+    const words = Array.from({ length: MAX_WORDS }, (_, i) => `w${i}x`);
+    const located = (i: number) => ['Sydney', i === 0 ? 'Perth' : 'Hobart', 'Australia'];
+    await put(
+      'people',
+      Array.from({ length: 12 }, (_, i) =>
+        record(`p${String(i).padStart(2, '0')}`, { headline: words.join(' '), location: located(i) }),
+      ),
+    );
+    const cjk = (v: number) =>
+      Array.from({ length: MAX_WORDS }, (_, i) => String.fromCharCode(0x4e00 + v * MAX_WORDS + i));
+    const others = Array.from({ length: MAX_VALUES - 1 }, (_, v) => cjk(v));
+    // Everyone matches: a walk in id order, each row's words checked by the store's own expressions.
+    const everyone = await ids(store(), { locations: [['australia'], ...others] }, { limit: 10 });
+    expect(everyone).toHaveLength(10);
+    // One matches: found through the text index, by one query of every word.
+    expect(await ids(store(), { locations: [...others, ['perth']] }, { limit: 10 })).toEqual(['p00']);
+    // Ranked by every word.
+    const ranked = await ids(store(), { locations: [['australia'], ...others] }, { q: words, limit: 10 });
+    expect(ranked).toEqual(everyone);
   });
 
   it('finds companies by every filter, and ranks free text', async () => {

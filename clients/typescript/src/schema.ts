@@ -800,12 +800,12 @@ export interface components {
                 country?: string | string[];
                 /** @description A state or region, by name or abbreviation (NSW) */
                 state?: string | string[];
-                /** @description Words within the person's location */
+                /** @description Words within the person's location (at most 32 in a value) */
                 location?: string | string[];
                 /** @description A skill the person lists (case and accents ignored) */
                 skills?: string | string[];
             };
-            /** @description Free text; ranks results */
+            /** @description Free text of at most 32 words; ranks results */
             q?: string;
             /** @description Results per page (default 10) */
             size?: number;
@@ -837,7 +837,7 @@ export interface components {
                     lte?: number;
                 };
             };
-            /** @description Free text; ranks results */
+            /** @description Free text of at most 32 words; ranks results */
             q?: string;
             /** @description Results per page (default 10) */
             size?: number;
@@ -1808,7 +1808,7 @@ export interface operations {
                  */
                 companyId?: string;
                 /**
-                 * @description Words of the position, each as a word or the start of one; case, accents and punctuation ignored
+                 * @description Words of the position (at most 32), each as a word or the start of one; case, accents and punctuation ignored
                  * @example eng man
                  */
                 position?: string;

@@ -1,5 +1,6 @@
 // Values of search parameters and filters: each checked, normalised for the search tables, or a 400 naming it.
 import { ProblemError } from '../errors.js';
+import { isRecordId } from '../identifiers/params.js';
 import { DEPARTMENTS, departmentId, SENIORITIES, seniorityId } from './facts.js';
 import { wordList } from './text.js';
 
@@ -55,11 +56,9 @@ export function words(parameter: string, value: unknown): string[] {
   return list;
 }
 
-const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
 export function recordId(parameter: string, value: unknown): string {
   const id = text(parameter, value).trim();
-  if (!RECORD_ID.test(id)) {
+  if (!isRecordId(id)) {
     throw invalid(parameter, `${parameter}: not a record id (1 to 64 letters, digits, _ or -).`);
   }
   return id;

@@ -1,6 +1,7 @@
 // Crafted input a security review sent: each a 400 naming the limit it crosses, never a 500 — one bad item of
 // a bulk being one invalid item — and a problem that stays small whatever the body, on both stores.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_IDENTIFIER_BYTES } from '../../src/identifiers/key-bytes.js';
 import { MAX_DETAIL_SHOWN, MAX_PATH_SHOWN } from '../../src/lookup/bulk-request.js';
 import { MAX_JSON_DEPTH } from '../../src/schemas/json-nesting.js';
 import { MAX_WORDS } from '../../src/search/values.js';
@@ -8,6 +9,8 @@ import { BACKENDS, type TestApp, testApp } from '../helpers/app.js';
 import { postStream } from '../helpers/ndjson.js';
 
 const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+/** 1,400 characters once decoded, 4,200 bytes: within the 2,048 characters a value may hold. */
+const EURO_SLUG = '%E2%82%AC'.repeat(1400);
 
 for (const backend of BACKENDS) {
   describe(`crafted input, on ${backend}`, () => {
@@ -26,6 +29,52 @@ for (const backend of BACKENDS) {
         headers: { authorization: t.auth, 'content-type': 'application/json' },
         payload,
       });
+
+    const get = (url: string) => t.app.inject({ url, headers: { authorization: t.auth } });
+
+    describe('an identifier of more bytes than the index takes', () => {
+      it('is a 400 naming the limit, on every lookup', async () => {
+        for (const url of [
+          `/people?ln_slug=${EURO_SLUG}`,
+          `/v1/people?ln_url=linkedin.com/in/${EURO_SLUG}`,
+          `/people?work_email=${'%C3%A9'.repeat(600)}@acme.com.au`,
+          `/company?ln_slug=${EURO_SLUG}`,
+          `/people?name=Jane+${'%E4%B8%AD'.repeat(200)}&company_name=${'%E4%B8%AD'.repeat(200)}`,
+        ]) {
+          const response = await get(url);
+          expect(response.statusCode, url).toBe(400);
+          expect(response.json(), url).toMatchObject({
+            code: 'invalid_parameter',
+            max_bytes: MAX_IDENTIFIER_BYTES,
+          });
+          expect(response.json().detail, url).toContain('longer than 1,024 bytes');
+        }
+      });
+
+      it('is one invalid item of a 1,000-item bulk, the others answered', async () => {
+        const requests = Array.from({ length: 1000 }, (_, i) => ({
+          params: i === 500 ? { ln_slug: decodeURIComponent(EURO_SLUG) } : { id: 'fp000000000001' },
+          ref: String(i),
+        }));
+        const response = await post('/v1/people/bulk', JSON.stringify({ requests }));
+        expect(response.statusCode).toBe(200);
+        const { results, summary } = response.json();
+        expect(summary).toMatchObject({ matched: 999, invalid: 1 });
+        expect(results[500]).toMatchObject({ ref: '500', status: 'invalid' });
+        expect(results[500].problem).toMatchObject({ parameter: 'ln_slug', max_bytes: MAX_IDENTIFIER_BYTES });
+      });
+
+      it('is one invalid line of a stream, which goes on', async () => {
+        const stream = await postStream(`${origin}/v1/people/bulk`, t.auth, [
+          JSON.stringify({ params: { ln_slug: decodeURIComponent(EURO_SLUG) }, ref: 'long' }),
+          JSON.stringify({ params: { id: 'fp000000000001' }, ref: 'next' }),
+        ]);
+        expect(stream.results.map((r) => [r.ref, r.status])).toEqual([
+          ['long', 'invalid'],
+          ['next', 'matched'],
+        ]);
+      });
+    });
 
     it('a search of more words than a value may hold is a 400 naming the limit', async () => {
       const cjk = Array.from({ length: 1024 }, (_, i) => String.fromCharCode(0x4e00 + i)).join(' ');

@@ -126,6 +126,22 @@ export function describeStoreContract(
       expect(await store.findIds('people', 'linkedin', 'acme', 10)).toEqual([]);
     });
 
+    it('stores and serves a record whose words and identifiers are longer than any index key', async () => {
+      const long = '€'.repeat(1400); // 4,200 bytes: past LMDB's keys and PostgreSQL's B-tree entries
+      const id = 'fp000000000001';
+      const body = JSON.stringify({ id, position: `Head of ${long}`, current_company: { id: long } });
+      // Identifiers as a store written before they were bounded may hold them.
+      const identifiers: Identifier[] = [email('jane@acme.com.au'), { kind: 'linkedin', value: long }];
+      await store.upsert('people', [{ id, body, etag: '"long"', identifiers }]);
+      expect(await store.getRecord('people', id)).toEqual({ id, body, etag: '"long"' });
+      expect(await store.findIds('people', 'work_email', 'jane@acme.com.au', 10)).toEqual([id]);
+      await store.findIds('people', 'linkedin', long, 10); // answers, whether it lists the id or not
+      const page = await store.searchPeople({ filters: { position: ['head'] }, limit: 10 });
+      expect(page.hits.map((hit) => hit.id)).toEqual([id]);
+      await store.upsert('people', [{ id, body: `{"id":"${id}"}`, etag: '"short"', identifiers: [] }]);
+      expect(await store.findIds('people', 'work_email', 'jane@acme.com.au', 10)).toEqual([]);
+    });
+
     hashedEmailContract(() => store);
     describe('name and company', () => nameMatchContract(() => store));
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type Database, open, type RootDatabase } from 'lmdb';
 import type { Entity, IdentifierKind, ServedRecord } from '../store.js';
-import { applyChange, buildEntity, type EntityDbs, encodeRow, served } from './entity.js';
+import { applyChange, buildEntity, type EntityDbs, encodeRow, fitsKey, served } from './entity.js';
 import { CROWDED, listedIds } from './id-lists.js';
 import type { IndexSource, RecordChange, SourceRow, WriteScope } from './source.js';
 import { isAlive, thisWriter, type WriterId } from './writers.js';
@@ -155,10 +155,12 @@ export class ServingIndex {
     if (!this.ready(entity)) return undefined;
     const { records, idents } = this.dbs[entity];
     if (kind === 'id') {
-      const found = limit > 0 ? records.getBinaryFast(value) : undefined;
+      const found = limit > 0 && fitsKey(value) ? records.getBinaryFast(value) : undefined;
       return found ? [served(value, found)] : [];
     }
-    const list = idents.get(`${this.kindCodes[kind]}:${value}`);
+    const key = `${this.kindCodes[kind]}:${value}`;
+    // A key too long for LMDB is never put in it: nothing carries such an identifier.
+    const list = fitsKey(key) ? idents.get(key) : undefined;
     if (list === undefined) return [];
     if (list === CROWDED) return undefined;
     const out: ServedRecord[] = [];

@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ProblemError } from '../errors.js';
 import { FIELDS_PARAM } from '../lookup/selection.js';
-import { MAX_JSON_DEPTH, nestingBeyond } from '../schemas/json-nesting.js';
+import { MAX_JSON_DEPTH, nestingBeyond } from '../schemas/json-text.js';
 
 /** A lookup's body holds a few identifiers: anything near this size is not one. */
 export const MAX_LOOKUP_BODY = 64 * 1024;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_IDENTIFIER_BYTES } from '../../src/identifiers/key-bytes.js';
 import { MAX_DETAIL_SHOWN, MAX_PATH_SHOWN } from '../../src/lookup/bulk-request.js';
-import { MAX_JSON_DEPTH } from '../../src/schemas/json-nesting.js';
+import { MAX_JSON_DEPTH } from '../../src/schemas/json-text.js';
 import { MAX_WORDS } from '../../src/search/values.js';
 import { BACKENDS, type TestApp, testApp } from '../helpers/app.js';
 import { postStream } from '../helpers/ndjson.js';

@@ -12,15 +12,16 @@
  */
 export const MAX_JSON_DEPTH = 32;
 
-const QUOTE = 0x22;
+/** The code units of JSON's punctuation, for scans of its text. */
+export const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPEN_ARRAY = 0x5b;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_ARRAY = 0x5d;
-const CLOSE_OBJECT = 0x7d;
+export const OPEN_ARRAY = 0x5b;
+export const OPEN_OBJECT = 0x7b;
+export const CLOSE_ARRAY = 0x5d;
+export const CLOSE_OBJECT = 0x7d;
 
 /** The offset of the `"` that ends the string opened at `open`, or -1 when it is never closed. */
-function stringEnd(text: string, open: number): number {
+export function stringEnd(text: string, open: number): number {
   for (let at = text.indexOf('"', open + 1); at >= 0; at = text.indexOf('"', at + 1)) {
     let backslashes = 0;
     while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;

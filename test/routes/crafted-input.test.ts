@@ -76,6 +76,22 @@ for (const backend of BACKENDS) {
       });
     });
 
+    it('a record nested 200,000 levels deep, stored before imports refused it, is served', async () => {
+      const deepest = `{"id":"f000000000099","name":"Deep","nextGen":{"web_traffic":{"traffic_share":{"countries":{"AU":${deep(200_000)}}}}}}`;
+      await t.store.upsert('companies', [
+        { id: 'f000000000099', body: deepest, etag: '"deep"', identifiers: [] },
+      ]);
+      const selected = await get('/company?id=f000000000099&fields=name,nextGen');
+      expect(selected.statusCode).toBe(200);
+      expect(selected.body).toBe(deepest);
+      const requests = [{ params: { id: 'f000000000099' } }, { params: { id: 'f000000000001' } }];
+      for (const fields of [undefined, ['name', 'nextGen']]) {
+        const response = await post('/v1/company/bulk', JSON.stringify({ requests, fields }));
+        expect(response.statusCode).toBe(200);
+        expect(response.json().summary).toMatchObject({ matched: 2 });
+      }
+    });
+
     it('a search of more words than a value may hold is a 400 naming the limit', async () => {
       const cjk = Array.from({ length: 1024 }, (_, i) => String.fromCharCode(0x4e00 + i)).join(' ');
       const words = Array.from({ length: 125 }, (_, i) => `word${i}`).join(' ');

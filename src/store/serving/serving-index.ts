@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type Database, open, type RootDatabase } from 'lmdb';
+import { fileModes, privateFile } from '../file-modes.js';
 import type { Entity, IdentifierKind, ServedRecord } from '../store.js';
 import { applyChange, buildEntity, type EntityDbs, encodeRow, fitsKey, served } from './entity.js';
 import { CROWDED, listedIds } from './id-lists.js';
@@ -73,12 +74,21 @@ export class ServingIndex {
     // No fsync: the index is derived from SQLite, which is durable; after a machine crash that lost
     // its last transactions, the generation no longer matches SQLite's and the index is rebuilt.
     const options = { path, noSync: true, maxDbs: 8, compression: false, cache: false, pageSize: PAGE_SIZE };
+    // The index holds every record: its files are made (or tightened) the service's own before LMDB
+    // opens them with its own mode.
+    const privately = () => {
+      const modes = fileModes();
+      privateFile(path, modes);
+      privateFile(`${path}-lock`, modes);
+    };
+    privately();
     let env = open(options);
     if ((env.getStats() as { pageSize: number }).pageSize !== PAGE_SIZE) {
       // An index made with other pages (an earlier layout): a page size is fixed when the file is made.
       env.close();
       rmSync(path, { force: true });
       rmSync(`${path}-lock`, { force: true });
+      privately();
       env = open(options);
     }
     return new ServingIndex(env, source, kindCodes);

@@ -2,6 +2,7 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { privateFile } from '../file-modes.js';
 import type { Entity } from '../store.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { schemaDifferences, schemaOf } from './schema-check.js';
@@ -61,6 +62,7 @@ async function copyDatabase(
   onProgress: CopyProgress,
 ): Promise<StoreContents> {
   rmSync(target, { force: true });
+  privateFile(target); // the copy holds what the store does: never readable by others, even half-written
   const pageBytes = source.pragma('page_size', { simple: true }) as number;
   source.exec('BEGIN');
   try {

@@ -32,6 +32,7 @@ import { registerBulk } from './routes/bulk.js';
 import { registerCompany } from './routes/company.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
+import { registerMetrics } from './routes/metrics.js';
 import { registerPeople } from './routes/people.js';
 import { registerSearch } from './routes/search.js';
 import { registerUsage } from './routes/usage.js';
@@ -73,6 +74,10 @@ export interface AppDeps {
   server?: ServerOptions & { tls?: { cert: Buffer; key: Buffer } | undefined };
   /** A request's body must all arrive within this (bulk streams excepted); 0 or omitted: no bound. */
   requestTimeoutMs?: number;
+  /** The bearer token a scrape of /metrics must carry; open when omitted. */
+  metricsToken?: string | undefined;
+  /** /metrics is served on an address of its own (buildMetricsApp): not here. */
+  metricsElsewhere?: boolean;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -197,7 +202,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBulk(app, bulk);
   registerUsage(app, { store, limiter, accounting });
   registerSearch(app, { store, limiter, accounting });
-  registerHealth(app, store, metrics);
+  registerHealth(app, store);
+  if (!deps.metricsElsewhere) registerMetrics(app, metrics, deps.metricsToken);
   registerDocs(app);
 
   app.addHook('onClose', async () => {

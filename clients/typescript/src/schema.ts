@@ -252,7 +252,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics */
+        /**
+         * Prometheus metrics
+         * @description Open by default, for a scraper on the same host or network. With ENRICH_METRICS_TOKEN set,
+         *     it needs `Authorization: Bearer <that token>` (401 otherwise); with ENRICH_METRICS_ADDRESS set, it is served
+         *     on that address alone (404 here).
+         */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -2008,6 +2013,7 @@ export interface operations {
                     "text/plain; version=0.0.4": string;
                 };
             };
+            401: components["responses"]["Unauthorized"];
             "4XX": components["responses"]["UnreadableRequest"];
         };
     };

@@ -18,6 +18,7 @@ import { clientAddressOf, compileTrust, type TrustProxy } from './http/client-ad
 import { registerCompression } from './http/compression.js';
 import { type CorsOrigins, corsPolicy, registerCors } from './http/cors.js';
 import { registerGuards } from './http/guard.js';
+import { registerJsonBodies } from './http/json-body.js';
 import { decorateKeyedRoute } from './http/keyed-route.js';
 import { LookupPath } from './http/lookup-path.js';
 import { frameworkErrorDetail, sendProblem } from './http/problem.js';
@@ -34,6 +35,7 @@ import { registerBulk } from './routes/bulk.js';
 import { registerCompany } from './routes/company.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
+import { registerMetrics } from './routes/metrics.js';
 import { registerPeople } from './routes/people.js';
 import { registerSearch } from './routes/search.js';
 import { registerUsage } from './routes/usage.js';
@@ -75,6 +77,10 @@ export interface AppDeps {
   server?: ServerOptions & { tls?: { cert: Buffer; key: Buffer } | undefined };
   /** A request's body must all arrive within this (bulk streams excepted); 0 or omitted: no bound. */
   requestTimeoutMs?: number;
+  /** The bearer token a scrape of /metrics must carry; open when omitted. */
+  metricsToken?: string | undefined;
+  /** /metrics is served on an address of its own (buildMetricsApp): not here. */
+  metricsElsewhere?: boolean;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -157,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerGuards(app, admission);
+  registerJsonBodies(app);
   decorateKeyedRoute(app, admission, requests);
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);
@@ -182,7 +189,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBulk(app, bulk);
   registerUsage(app, { store, accounting });
   registerSearch(app, { store });
-  registerHealth(app, store, metrics);
+  registerHealth(app, store);
+  if (!deps.metricsElsewhere) registerMetrics(app, metrics, deps.metricsToken);
   registerDocs(app);
 
   app.addHook('onClose', async () => {

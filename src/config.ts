@@ -9,6 +9,9 @@ import { compileTrust } from './http/client-address.js';
 /** A connection URL the WHATWG parser reads, as the PostgreSQL and Redis clients will. */
 FormatRegistry.Set('url', (value) => URL.canParse(value));
 
+/** `host:port`, an IPv6 host in brackets: where a listener of its own listens. */
+const LISTEN_ADDRESS = '^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+):[0-9]{1,5}$';
+
 /** `*`, or an origin as a browser sends it: scheme, lower-case host, a port unless the scheme's default. */
 const ORIGIN = '^([*]|https?://([a-z0-9.-]+|\\[[0-9a-f:.]+\\])(:[0-9]+)?)$';
 
@@ -67,11 +70,17 @@ export const ConfigSchema = Type.Object({
   keepAliveTimeoutMs: Type.Integer({ minimum: 0 }),
   /** Open connections per server process; more are closed as they arrive. */
   maxConnections: Type.Integer({ minimum: 1 }),
+  /** The bearer token a scrape of /metrics must carry (16 or more visible ASCII characters); open when absent. */
+  metricsToken: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{16,}$' })),
+  /** `host:port` where /metrics is served instead of the API's address (`127.0.0.1:9464`). */
+  metricsAddress: Type.Optional(Type.String({ pattern: LISTEN_ADDRESS })),
 });
 export type Config = Readonly<Static<typeof ConfigSchema>>;
 
 /** The settings that may hold a password. */
 const CONNECTIONS = ['databaseUrl', 'databaseReadUrl', 'redisUrl'] as const;
+/** The settings that are secrets whole: never quoted. */
+const SECRETS = ['metricsToken'];
 const SECRET_VARIABLES = ['DATABASE_URL', 'DATABASE_READ_URL', 'REDIS_URL'] as const;
 
 /** Where a connection URL's password sits: after the user's `:`, up to the last `@` of the authority. */
@@ -198,6 +207,8 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
     requestTimeoutMs: integer(pick('requestTimeout', 'ENRICH_REQUEST_TIMEOUT_MS') ?? 30_000),
     keepAliveTimeoutMs: integer(pick('keepAliveTimeout', 'ENRICH_KEEP_ALIVE_TIMEOUT_MS') ?? 72_000),
     maxConnections: integer(pick('maxConnections', 'ENRICH_MAX_CONNECTIONS') ?? 10_000),
+    metricsToken: pick('metricsToken', 'ENRICH_METRICS_TOKEN') || undefined,
+    metricsAddress: pick('metricsAddress', 'ENRICH_METRICS_ADDRESS') || undefined,
   };
   candidate.journalDir = String(
     pick('journalDir', 'ENRICH_JOURNAL_DIR') ||
@@ -214,7 +225,11 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
 function refuseInvalid(schema: TSchema, candidate: object, more: string[] = []): void {
   const problems = [...Value.Errors(schema, candidate)].map((e) => {
     const setting = e.path.slice(1);
-    const shown = (CONNECTIONS as readonly string[]).includes(setting) ? maskUrl(String(e.value)) : e.value;
+    const shown = SECRETS.includes(setting)
+      ? '***'
+      : (CONNECTIONS as readonly string[]).includes(setting)
+        ? maskUrl(String(e.value))
+        : e.value;
     return `${setting || 'config'}: ${e.message} (got ${JSON.stringify(shown)})`;
   });
   problems.push(...more);
@@ -232,6 +247,13 @@ function crossChecks(config: Config): string[] {
       `headersTimeoutMs: must not exceed requestTimeoutMs (got ${config.headersTimeoutMs} > ${config.requestTimeoutMs})`,
     );
   }
+  if (config.metricsAddress !== undefined && /:[0-9]+$/.test(config.metricsAddress)) {
+    const { host, port } = listenAddress(config.metricsAddress);
+    if (port > 65_535) problems.push(`metricsAddress: the port must be at most 65535 (got ${port})`);
+    else if (port !== 0 && port === config.port && host === config.host) {
+      problems.push(`metricsAddress: must differ from the API's own address (got ${config.metricsAddress})`);
+    }
+  }
   if (Array.isArray(config.trustProxy)) {
     try {
       compileTrust(config.trustProxy);
@@ -240,6 +262,16 @@ function crossChecks(config: Config): string[] {
     }
   }
   return problems;
+}
+
+/**
+ * The host and port of a `host:port` setting (ENRICH_METRICS_ADDRESS), an IPv6 host without its brackets.
+ * @example listenAddress('[::1]:9464') // { host: '::1', port: 9464 }
+ */
+export function listenAddress(address: string): { host: string; port: number } {
+  const colon = address.lastIndexOf(':');
+  const host = address.slice(0, colon);
+  return { host: host.startsWith('[') ? host.slice(1, -1) : host, port: Number(address.slice(colon + 1)) };
 }
 
 const ConnectionsSchema = Type.Pick(ConfigSchema, CONNECTIONS);

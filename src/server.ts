@@ -9,17 +9,20 @@ import type { FastifyInstance } from 'fastify';
 import { JournalFolder } from './accounting/folder.js';
 import { buildApp } from './app.js';
 import { answerMetricsRequests, scrapeCluster } from './cluster-metrics.js';
-import type { Config } from './config.js';
+import { type Config, listenAddress } from './config.js';
 import { readTls, reloadOnHangup, type TlsCredentials, tlsFiles } from './http/tls.js';
 import { openLimits } from './limits/open.js';
 import { safeLogSerializers } from './log.js';
 import { createMetrics } from './metrics.js';
+import { buildMetricsApp } from './metrics-app.js';
 import { type Flushed, onShutdownSignal, reportToPrimary, stoppedMessage } from './shutdown.js';
 import type { Store } from './store/store.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
+  /** Where /metrics is served, when ENRICH_METRICS_ADDRESS gives it an address of its own. */
+  metricsUrl?: string | undefined;
   /**
    * Stops accepting connections, lets in-flight requests finish, folds the accounting journal, then
    * closes the store; resolves with what was flushed.
@@ -89,6 +92,8 @@ export async function startServer(config: Config, store: Store): Promise<Running
     trustProxy: config.trustProxy,
     server: serverOptions(config, tls && readTls(tls)),
     requestTimeoutMs: config.requestTimeoutMs,
+    metricsToken: config.metricsToken,
+    metricsElsewhere: config.metricsAddress !== undefined,
     journal: {
       dir: config.journalDir,
       location: {
@@ -116,12 +121,28 @@ export async function startServer(config: Config, store: Store): Promise<Running
   const address = await app.listen({ port: config.port, host: config.host });
   // Fastify names the scheme of a server it made; this one is ours.
   const url = tls ? address.replace(/^http:/, 'https:') : address;
+  // /metrics on an address of its own (plain HTTP: a private one), closed with the API.
+  const metricsApp = config.metricsAddress
+    ? await buildMetricsApp({
+        metrics,
+        token: config.metricsToken,
+        log: app.log,
+        requestTimeoutMs: config.requestTimeoutMs,
+      })
+    : undefined;
+  const metricsUrl =
+    metricsApp &&
+    (await metricsApp.listen(listenAddress(config.metricsAddress!)).catch(async (error: unknown) => {
+      await app.close(); // its address taken, say: the API is not left serving half-configured
+      throw error;
+    }));
 
   let stopping: Promise<Flushed> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       const force = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
       force.unref();
+      await metricsApp?.close();
       await app.close();
       clearTimeout(force);
       await store.close();
@@ -145,5 +166,5 @@ export async function startServer(config: Config, store: Store): Promise<Running
       },
     );
   });
-  return { app, url, stop };
+  return { app, url, metricsUrl, stop };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, loadConnections, maskSecrets, maskUrl } from '../src/config.js';
+import { listenAddress, loadConfig, loadConnections, maskSecrets, maskUrl } from '../src/config.js';
 import { ConfigError } from '../src/config-error.js';
 
 describe('the audit retention setting', () => {
@@ -130,5 +130,44 @@ describe('the HTTPS, proxy and connection settings', () => {
     expect(() =>
       loadConfig({}, { ENRICH_HEADERS_TIMEOUT_MS: '40000', ENRICH_REQUEST_TIMEOUT_MS: '30000' }),
     ).toThrow(/headersTimeoutMs: must not exceed requestTimeoutMs/);
+  });
+});
+
+describe('the metrics settings', () => {
+  it('leave /metrics open on the API address unless set', () => {
+    const config = loadConfig({}, {});
+    expect(config.metricsToken).toBeUndefined();
+    expect(config.metricsAddress).toBeUndefined();
+  });
+
+  it('take a token of 16 or more visible characters, never quoting one refused', () => {
+    expect(loadConfig({}, { ENRICH_METRICS_TOKEN: 'a-long-enough-token' }).metricsToken).toBe(
+      'a-long-enough-token',
+    );
+    for (const token of ['short', 'has a space in it, sixteen+']) {
+      const refuse = () => loadConfig({}, { ENRICH_METRICS_TOKEN: token });
+      expect(refuse).toThrow(ConfigError);
+      expect(refuse).toThrow(/metricsToken: .* \(got "\*\*\*"\)/);
+      expect(refuse).not.toThrow(token);
+    }
+  });
+
+  it('take an address of its own as host:port', () => {
+    expect(loadConfig({}, { ENRICH_METRICS_ADDRESS: '127.0.0.1:9464' }).metricsAddress).toBe(
+      '127.0.0.1:9464',
+    );
+    expect(listenAddress('127.0.0.1:9464')).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(listenAddress('[::1]:9464')).toEqual({ host: '::1', port: 9464 });
+    expect(listenAddress('localhost:0')).toEqual({ host: 'localhost', port: 0 });
+  });
+
+  it.each([
+    ['9464', /metricsAddress: Expected string to match/],
+    ['127.0.0.1', /metricsAddress: Expected string to match/],
+    ['http://127.0.0.1:9464', /metricsAddress: Expected string to match/],
+    ['127.0.0.1:70000', /metricsAddress: the port must be at most 65535/],
+    ['127.0.0.1:8080', /metricsAddress: must differ from the API's own address/],
+  ])('refuse ENRICH_METRICS_ADDRESS=%j', (value, message) => {
+    expect(() => loadConfig({}, { ENRICH_METRICS_ADDRESS: value })).toThrow(message);
   });
 });

@@ -32,7 +32,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // The synthetic generator, which reads and writes NDJSON as imports do.
   ['generate'],
   ['routes', 'demo'],
-  ['app'],
+  ['app', 'metrics-app'],
   ['server'],
   ['cluster'],
   ['cli'],

@@ -1,7 +1,8 @@
 // The accounting journal: every keyed lookup appended to a file of this process's own before its reply
 // leaves, so that a crash loses no record of what a client was sent. Files are folded into the store.
-import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileModes, privateDir, tighten } from '../store/file-modes.js';
 import { isAlive, thisWriter, type WriterId } from '../store/serving/writers.js';
 
 /** A segment is sealed, and a new one begun, past this size: folded segments are then deleted. */
@@ -54,15 +55,19 @@ export class JournalWriter {
   private written = 0;
   private pending: string[] = [];
 
+  /** The journal records who looked up whom: its directory and files are the service's own. */
+  private readonly modes = fileModes();
+
   constructor(private readonly dir: string) {
-    mkdirSync(dir, { recursive: true });
+    privateDir(dir, this.modes);
+    for (const segment of listSegments(dir)) tighten(segment.path, this.modes.file);
     ({ fd: this.fd, name: this.name } = this.begin());
   }
 
   private begin(): { fd: number; name: string } {
     const { pid, started } = thisWriter();
     const name = `${pid}-${started}-${++this.sequence}${OPEN}`;
-    return { fd: openSync(join(this.dir, name), 'a'), name };
+    return { fd: openSync(join(this.dir, name), 'a', this.modes.file), name };
   }
 
   /** The id of the segment being written (see Segment). */

@@ -3,6 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ProblemError } from '../errors.js';
 import { FIELDS_PARAM } from '../lookup/selection.js';
+import { MAX_JSON_DEPTH, nestingBeyond } from '../schemas/json-text.js';
 
 /** A lookup's body holds a few identifiers: anything near this size is not one. */
 export const MAX_LOOKUP_BODY = 64 * 1024;
@@ -98,7 +99,11 @@ export async function readLookupBody(
   if (bytes instanceof ProblemError) return bytes;
   let body: unknown;
   try {
-    body = JSON.parse(UTF8.decode(bytes));
+    const text = UTF8.decode(bytes);
+    if (nestingBeyond(text, MAX_JSON_DEPTH) !== undefined) {
+      return invalidBody(`The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
+    }
+    body = JSON.parse(text);
   } catch {
     return invalidBody('The body is not valid JSON (UTF-8).');
   }

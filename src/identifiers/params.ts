@@ -1,10 +1,12 @@
 // Lookup query parameters to the normalised key looked up in the identifier index, exactly as at import.
 import { ProblemError } from '../errors.js';
 import type { CompanyIdentifierKind, IdentifierKind, PersonIdentifierKind } from '../vocabulary/entities.js';
+import { isRecordId } from '../vocabulary/record-id.js';
 import { parseAbn } from './abn.js';
 import { parseHost, registrableDomain } from './domain.js';
 import { parseEmail } from './email.js';
 import { parseEmailSha256 } from './email-hash.js';
+import { MAX_IDENTIFIER_BYTES, withinKeyLimit } from './key-bytes.js';
 import { type LinkedinEntity, parseLinkedinSlug, parseLinkedinUrl } from './linkedin.js';
 import { accept, type Normalised, reject } from './normalised.js';
 
@@ -29,19 +31,23 @@ export type LookupKey =
   | { kind: 'id'; value: string }
   | { kind: IdentifierKind; value: string; fallback?: string };
 
-const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
 function parseId(raw: string): Normalised {
   const id = raw.trim();
-  return RECORD_ID.test(id) ? accept(id) : reject('not a record id (1 to 64 letters, digits, _ or -)');
+  return isRecordId(id) ? accept(id) : reject('not a record id (1 to 64 letters, digits, _ or -)');
 }
 
-/** The outcome's value, or a 400 naming the parameter (never quoting its value). */
+/**
+ * The outcome's value, or a 400 naming the parameter (never quoting its value): one that does not
+ * normalise, or whose normalised form is too long for the identifier index (its bytes, not characters).
+ */
 function keyValue(param: string, outcome: Normalised): string {
-  if (outcome.ok) return outcome.value;
+  const bounded = withinKeyLimit(outcome);
+  if (bounded.ok) return bounded.value;
   // Some reasons (the ABN's) already open with the parameter's name.
-  const detail = outcome.reason.startsWith(`${param} `) ? outcome.reason : `${param}: ${outcome.reason}`;
-  throw new ProblemError('invalid_parameter', detail, { parameter: param });
+  const { reason } = bounded;
+  const detail = reason.startsWith(`${param} `) ? reason : `${param}: ${reason}`;
+  const limit = outcome.ok ? { max_bytes: MAX_IDENTIFIER_BYTES } : {};
+  throw new ProblemError('invalid_parameter', detail, { parameter: param, ...limit });
 }
 
 /** The parameters both operations accept; only `ln_url` differs, in the kind of URL it expects. */

@@ -6,14 +6,19 @@ import { parseAbn } from './abn.js';
 import { parseHost, registrableDomain } from './domain.js';
 import { parseEmail } from './email.js';
 import { emailSha256, HASHED_KIND } from './email-hash.js';
+import { withinKeyLimit } from './key-bytes.js';
 import { parseLinkedinUrlOrSlug } from './linkedin.js';
 import { accept, type Normalised } from './normalised.js';
 import { companyNameKey, type NameParts, nameAtCompany, nameParts, splitFullName } from './person-name.js';
 
-/** Adds an identifier that normalised and is not yet listed; a value that did not is skipped. */
+/**
+ * Adds an identifier that normalised and is not yet listed; a value that did not is skipped, and so is one
+ * too long for the identifier index (no lookup can ask for it).
+ */
 function add(identifiers: Identifier[], kind: IdentifierKind, outcome: Normalised): void {
-  if (!outcome.ok) return;
-  const { value } = outcome;
+  const bounded = withinKeyLimit(outcome);
+  if (!bounded.ok) return;
+  const { value } = bounded;
   for (const known of identifiers) if (known.kind === kind && known.value === value) return;
   identifiers.push({ kind, value });
 }

@@ -3,7 +3,7 @@
 import type { RecordToStore } from '../store/records.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { isBlank, LineSplitter, openNdjson } from './lines.js';
-import { Invalid, prepareLine } from './prepare.js';
+import { Invalid, MAX_RECORD_BYTES, prepareLine, TOO_LARGE } from './prepare.js';
 
 export interface Rejection {
   /** 1-based line number in the (decompressed) file. */
@@ -90,7 +90,14 @@ export async function* prepareBatches(
     }
     if ((line - start.lines) % batchSize === 0) take();
   };
-  const lines = new LineSplitter(onLine);
+  const onLongLine = () => {
+    line++;
+    if (line <= start.lines) return;
+    read++;
+    if (mine()) rejections.push({ line, path: '$', message: TOO_LARGE });
+    if ((line - start.lines) % batchSize === 0 && mine()) take();
+  };
+  const lines = new LineSplitter(onLine, MAX_RECORD_BYTES, onLongLine);
   for await (const chunk of source.chunks()) {
     lines.push(chunk);
     yield* ready.splice(0);

@@ -57,37 +57,57 @@ export async function openNdjson(file: string): Promise<NdjsonSource> {
 
 /**
  * Splits chunks into lines as byte ranges, without decoding: `onLine(buffer, start, end)` for each, the
- * `\n` excluded. A line split across chunks is joined first (a long line costs linear time).
+ * `\n` excluded. A line split across chunks is joined first (a long line costs linear time). A line longer
+ * than `maxLineBytes` is not kept in memory: it is skipped to its end and `onLongLine()` called instead.
  */
 export class LineSplitter {
   private carry: Buffer[] = [];
+  private carried = 0;
+  private skipping = false;
 
-  constructor(private readonly onLine: (buffer: Buffer, start: number, end: number) => void) {}
+  constructor(
+    private readonly onLine: (buffer: Buffer, start: number, end: number) => void,
+    private readonly maxLineBytes = Number.POSITIVE_INFINITY,
+    private readonly onLongLine: () => void = () => {},
+  ) {}
 
   push(chunk: Buffer): void {
     let start = 0;
     let newline = chunk.indexOf(0x0a);
-    if (newline >= 0 && this.carry.length > 0) {
-      const joined = Buffer.concat([...this.carry, chunk.subarray(0, newline)]);
-      this.carry = [];
-      this.onLine(joined, 0, joined.length);
+    if (newline >= 0 && (this.carry.length > 0 || this.skipping)) {
+      this.endCarried(chunk.subarray(0, newline));
       start = newline + 1;
       newline = chunk.indexOf(0x0a, start);
     }
     while (newline >= 0) {
-      this.onLine(chunk, start, newline);
+      if (newline - start > this.maxLineBytes) this.onLongLine();
+      else this.onLine(chunk, start, newline);
       start = newline + 1;
       newline = chunk.indexOf(0x0a, start);
     }
-    if (start < chunk.length) this.carry.push(chunk.subarray(start));
+    if (start === chunk.length || this.skipping) return;
+    this.carried += chunk.length - start;
+    if (this.carried > this.maxLineBytes) {
+      this.skipping = true;
+      this.carry = [];
+    } else this.carry.push(chunk.subarray(start));
   }
 
   /** The last line, when the file does not end with a newline. */
   end(): void {
-    if (this.carry.length === 0) return;
-    const last = Buffer.concat(this.carry);
+    if (this.carry.length > 0 || this.skipping) this.endCarried(Buffer.alloc(0));
+  }
+
+  /** Ends the line begun in earlier chunks with `rest`. */
+  private endCarried(rest: Buffer): void {
+    if (this.skipping || this.carried + rest.length > this.maxLineBytes) this.onLongLine();
+    else {
+      const joined = Buffer.concat([...this.carry, rest]);
+      this.onLine(joined, 0, joined.length);
+    }
     this.carry = [];
-    this.onLine(last, 0, last.length);
+    this.carried = 0;
+    this.skipping = false;
   }
 }
 

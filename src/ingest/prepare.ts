@@ -2,7 +2,9 @@
 import { hash } from 'node:crypto';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { companyIdentifiers, personIdentifiers } from '../identifiers/record.js';
+import { clip, MAX_PATH_SHOWN } from '../lookup/bulk-request.js';
 import { Company } from '../schemas/company.js';
+import { locateSyntaxError, MAX_JSON_DEPTH, nestingBeyond } from '../schemas/json-text.js';
 import { Person } from '../schemas/person.js';
 import type { RecordToStore } from '../store/records.js';
 import { companyFacts, personFacts } from '../store/search-facts.js';
@@ -15,6 +17,15 @@ const extractors: Record<Entity, (record: never) => Identifier[]> = {
   people: personIdentifiers,
   companies: companyIdentifiers,
 };
+
+/**
+ * The largest record an import takes, in bytes of its line: records are a few kilobytes, and a line is
+ * read whole into memory before it is checked.
+ */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/** Why a line longer than MAX_RECORD_BYTES is refused. */
+export const TOO_LARGE = `The record is larger than 1 MiB (${MAX_RECORD_BYTES.toLocaleString('en')} bytes); a record holds at most that`;
 
 /** Why a line was refused: a JSON path (`$` for the whole line) and a message. */
 export class Invalid {
@@ -46,6 +57,16 @@ function validate(entity: Entity, value: unknown): Invalid | undefined {
  * body exactly, so the record is served as it was given.
  */
 export function prepareLine(entity: Entity, text: string): RecordToStore | Invalid {
+  if (nestingBeyond(text, MAX_JSON_DEPTH) !== undefined) {
+    // Served records are walked (a projection on `fields`): no record nests deeper than a request may.
+    const at = locateSyntaxError(text, MAX_JSON_DEPTH);
+    if (at?.tooDeep) {
+      return new Invalid(
+        clip(at.path, MAX_PATH_SHOWN),
+        `Arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels; a record holds at most ${MAX_JSON_DEPTH}`,
+      );
+    }
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -23,9 +23,29 @@ export interface BulkRequest {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** A 400 for a body of the wrong shape, naming where. */
+/** Characters of a JSON path a problem repeats, and of its whole detail: small whatever the body. */
+export const MAX_PATH_SHOWN = 200;
+export const MAX_DETAIL_SHOWN = 400;
+
+/**
+ * A text cut to at most `max` characters, an ellipsis marking the cut (never inside a surrogate pair).
+ * @example clip('$[0][0][0][0]', 8) // '$[0][0]…'
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
+
+/** A 400 for a body of the wrong shape, naming where (the path and detail clipped to a few hundred characters). */
 export function invalidBody(path: string, detail: string, extensions: Record<string, unknown> = {}) {
-  return new ProblemError('invalid_body', `${path}: ${detail}`, { path, ...extensions });
+  const shown = clip(path, MAX_PATH_SHOWN);
+  return new ProblemError('invalid_body', clip(`${shown}: ${detail}`, MAX_DETAIL_SHOWN), {
+    path: shown,
+    ...extensions,
+  });
 }
 
 /** A 413 for more items (or bytes) than a request may hold. */

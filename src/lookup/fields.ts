@@ -1,7 +1,10 @@
-// Field selection (`fields`): which paths of a record a caller asked for, checked against the record's schema,
-// and the projection of a stored record onto them. Without a selection, records are served as stored.
+// Field selection (`fields`): which paths of a record a caller asked for, checked against the record's schema
+// (project-text.ts projects a stored record onto them). Without a selection, records are served as stored.
 import type { TSchema } from '@sinclair/typebox';
 import { ProblemError } from '../errors.js';
+
+// Where callers have always found it.
+export { projectRecord } from './project-text.js';
 
 /** A selection: each selected key maps to `true` (the whole value) or to the selection inside it. */
 export type FieldTree = Map<string, FieldTree | true>;
@@ -87,28 +90,4 @@ function select(tree: FieldTree, segments: string[]): void {
   const inner: FieldTree = current ?? new Map();
   tree.set(head, inner);
   select(inner, rest);
-}
-
-/** The selected part of a JSON value: objects keep their key order, arrays project each element. */
-function projectValue(value: unknown, tree: FieldTree): unknown {
-  if (Array.isArray(value)) return value.map((item) => projectValue(item, tree));
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    const selected = tree.get(key);
-    if (selected === undefined) continue;
-    out[key] = selected === true ? inner : projectValue(inner, selected);
-  }
-  return out;
-}
-
-/**
- * A stored record (its JSON text) reduced to the selection: absent fields stay absent, nulls stay null, the
- * record's own key order is kept.
- * @example projectRecord('{"id":"fp1","name":"Jane","position":"CFO"}', catalogue.parse('name'))
- * // '{"id":"fp1","name":"Jane"}'
- */
-export function projectRecord(body: string | Buffer, tree: FieldTree): string {
-  const record: unknown = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
-  return JSON.stringify(projectValue(record, tree));
 }

@@ -1,6 +1,7 @@
 // Matching a person by name and company: the parameters parsed, the few namesakes at the company read in one
 // indexed read, each scored by how well their first name matches, and one record chosen — or 404, or 409.
 import { ProblemError } from '../errors.js';
+import { fitsInBytes, MAX_IDENTIFIER_BYTES, TOO_MANY_BYTES } from '../identifiers/key-bytes.js';
 import { parseLinkedinUrlOrSlug } from '../identifiers/linkedin.js';
 import type { Normalised } from '../identifiers/normalised.js';
 import { accept, reject } from '../identifiers/normalised.js';
@@ -18,6 +19,7 @@ import type { Person } from '../schemas/person.js';
 import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
 import type { RecordStore, ServedRecord } from '../store/records.js';
 import type { NameAtCompanyKind } from '../vocabulary/entities.js';
+import { isRecordId } from '../vocabulary/record-id.js';
 
 export const NAME_PARAMS = ['name', 'first_name', 'last_name'] as const;
 export const COMPANY_PARAMS_OF_NAME = [
@@ -60,12 +62,10 @@ const KIND_OF: Record<CompanyParamOfName, NameAtCompanyKind> = {
 const invalid = (parameter: string, detail: string) =>
   new ProblemError('invalid_parameter', detail, { parameter });
 
-const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
 function companyKey(param: CompanyParamOfName, raw: string): Normalised {
   switch (param) {
     case 'company_id':
-      return RECORD_ID.test(raw.trim())
+      return isRecordId(raw.trim())
         ? accept(raw.trim())
         : reject('not a record id (1 to 64 letters, digits, _ or -)');
     case 'company_domain':
@@ -141,9 +141,16 @@ export function parseNameMatch(given: Partial<Record<NameMatchParam, string>>): 
   const param = companies[0]!;
   const key = companyKey(param, given[param]!);
   if (!key.ok) throw invalid(param, `${param}: ${key.reason}`);
+  const last = parts.last[0]!;
+  if (!fitsInBytes(nameAtCompany(key.value, last), MAX_IDENTIFIER_BYTES)) {
+    throw new ProblemError('invalid_parameter', `${names.at(-1)} and ${param} together: ${TOO_MANY_BYTES}.`, {
+      parameter: param,
+      max_bytes: MAX_IDENTIFIER_BYTES,
+    });
+  }
   return {
     first: parts.first,
-    last: parts.last[0]!,
+    last,
     company: { param, kind: KIND_OF[param], value: key.value },
     minLikelihood: parseMinLikelihood(given.min_likelihood),
     params: [...names, param],

@@ -1,8 +1,7 @@
-// The admin surface: liveness, readiness and Prometheus metrics; no token needed.
+// The admin surface: liveness and readiness, no token needed (metrics.ts serves /metrics).
 import type { FastifyInstance } from 'fastify';
 import { toProblem } from '../errors.js';
 import { sendProblem } from '../http/problem.js';
-import type { Metrics } from '../metrics.js';
 import { headers, publicResponses, responseRef } from '../openapi/components.js';
 import type { HealthStore } from '../store/health.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
@@ -22,7 +21,7 @@ const statusResponse = (description: string, status: string) => ({
   },
 });
 
-export function registerHealth(app: FastifyInstance, store: HealthStore, metrics: Metrics) {
+export function registerHealth(app: FastifyInstance, store: HealthStore) {
   app.get(
     '/healthz',
     {
@@ -61,23 +60,5 @@ export function registerHealth(app: FastifyInstance, store: HealthStore, metrics
         return sendProblem(request, reply, toProblem(new StoreUnavailableError({ cause: error })));
       }
     },
-  );
-
-  app.get(
-    '/metrics',
-    {
-      schema: {
-        operationId: 'metrics',
-        summary: 'Prometheus metrics',
-        tags: ['operations'],
-        security: [],
-        'x-responses': publicResponses({
-          description: 'Every metric, in the Prometheus text format',
-          headers: headers('X-Request-Id'),
-          content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } },
-        }),
-      },
-    },
-    async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.scrape()),
   );
 }

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
-import { COMPANY_PREVIEW_FIELDS, PERSON_PREVIEW_FIELDS } from '../schemas/search.js';
+import { COMPANY_PREVIEW_FIELDS, MAX_WORDS, PERSON_PREVIEW_FIELDS } from '../schemas/search.js';
 import { DEPARTMENTS } from '../vocabulary/departments.js';
 import { SENIORITIES } from '../vocabulary/seniorities.js';
 
@@ -29,7 +29,7 @@ export const compatibleQuerystring = Type.Object(
   {
     companyId: param("The current company's id", 'f000000117274'),
     position: param(
-      'Words of the position, each as a word or the start of one; case, accents and punctuation ignored',
+      `Words of the position (at most ${MAX_WORDS}), each as a word or the start of one; case, accents and punctuation ignored`,
       'eng man',
     ),
     seniority: param(`Seniority id: ${numbered(SENIORITIES)}`, '5'),

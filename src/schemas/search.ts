@@ -7,6 +7,11 @@ import { SENIORITIES } from '../vocabulary/seniorities.js';
 export const MAX_VALUES = 100;
 /** The most results one page holds. */
 export const MAX_SIZE = 100;
+/**
+ * The most words one text value (`q`, a location, a position) may hold: each word is a condition of the
+ * search (and of its rank), and SQLite refuses an expression of a thousand terms. Real queries hold a few.
+ */
+export const MAX_WORDS = 32;
 
 /** The members of a person's preview a /v1 search's `fields` may name, in the order results hold them. */
 export const PERSON_PREVIEW_FIELDS = [
@@ -126,7 +131,13 @@ const labelOrId = (labels: readonly string[]) =>
   Type.Union([Type.String({ enum: [...labels] }), Type.Integer({ minimum: 1, maximum: labels.length })]);
 
 const common = (fields: readonly string[]) => ({
-  q: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Free text; ranks results' })),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: `Free text of at most ${MAX_WORDS} words; ranks results`,
+    }),
+  ),
   size: Type.Optional(
     Type.Integer({ minimum: 1, maximum: MAX_SIZE, description: 'Results per page (default 10)' }),
   ),
@@ -153,7 +164,9 @@ export const PeopleSearchRequest = Type.Object(
             oneOrMany(str, "AU or NZ: the location's last entry, else the current company's hq_country"),
           ),
           state: Type.Optional(oneOrMany(str, 'A state or region, by name or abbreviation (NSW)')),
-          location: Type.Optional(oneOrMany(str, "Words within the person's location")),
+          location: Type.Optional(
+            oneOrMany(str, `Words within the person's location (at most ${MAX_WORDS} in a value)`),
+          ),
           skills: Type.Optional(oneOrMany(str, 'A skill the person lists (case and accents ignored)')),
         },
         { additionalProperties: false },

@@ -1,7 +1,8 @@
 // Values of search parameters and filters: each checked, normalised for the search tables, or a 400 naming it.
 import { ProblemError } from '../errors.js';
-import { MAX_VALUES } from '../schemas/search.js';
+import { MAX_VALUES, MAX_WORDS } from '../schemas/search.js';
 import { DEPARTMENTS, departmentId } from '../vocabulary/departments.js';
+import { isRecordId } from '../vocabulary/record-id.js';
 import { SENIORITIES, seniorityId } from '../vocabulary/seniorities.js';
 import { wordList } from '../vocabulary/words.js';
 
@@ -31,18 +32,26 @@ export function text(parameter: string, value: unknown): string {
   return value;
 }
 
-/** The words of a text value; one with no letter or digit is refused (it would match everything). */
+/**
+ * The distinct words of a text value, at most MAX_WORDS; one with no letter or digit is refused (it would
+ * match everything).
+ */
 export function words(parameter: string, value: unknown): string[] {
   const list = wordList(text(parameter, value));
   if (list.length === 0) throw invalid(parameter, `${parameter} holds no word (no letter or digit).`);
+  if (list.length > MAX_WORDS) {
+    throw new ProblemError(
+      'invalid_parameter',
+      `${parameter} holds ${list.length} words; a search value holds at most ${MAX_WORDS}.`,
+      { parameter, max_words: MAX_WORDS },
+    );
+  }
   return list;
 }
 
-const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
 export function recordId(parameter: string, value: unknown): string {
   const id = text(parameter, value).trim();
-  if (!RECORD_ID.test(id)) {
+  if (!isRecordId(id)) {
     throw invalid(parameter, `${parameter}: not a record id (1 to 64 letters, digits, _ or -).`);
   }
   return id;

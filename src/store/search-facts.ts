@@ -1,6 +1,7 @@
 // What search filters and ranks on, derived from a record: the columns of the stores' search tables.
 import { departmentId } from '../vocabulary/departments.js';
 import { type Country, countryOf, hqCountryKey, regionOf, stateKey } from '../vocabulary/places.js';
+import { isRecordId } from '../vocabulary/record-id.js';
 import { seniorityId } from '../vocabulary/seniorities.js';
 import { compactLabel, searchWords, storedWords } from '../vocabulary/words.js';
 
@@ -64,7 +65,17 @@ export function locationCountry(location: unknown): Country | null {
   return countryOf(entries.at(-1)) ?? null;
 }
 
-/** The search columns of a person record (any JSON: fields of the wrong type count as absent). */
+/**
+ * The most UTF-8 bytes of a person's position as the search keeps it (whole words, the rest left out): it
+ * is a key of PostgreSQL's B-tree on (position, id), whose entries hold at most 2,704 bytes. Real
+ * positions hold a few dozen.
+ */
+export const MAX_POSITION_BYTES = 1024;
+
+/**
+ * The search columns of a person record (any JSON: fields of the wrong type count as absent). A current
+ * company id that is not a record id is none: it names no company, and would be a B-tree key of any size.
+ */
 export function personFacts(person: Json): PersonFacts {
   const seniority = asString(person.seniority);
   const department = asString(person.department);
@@ -72,12 +83,12 @@ export function personFacts(person: Json): PersonFacts {
   const location = strings(person.location);
   const companyId = asString(asObject(person.current_company)?.id);
   return {
-    company_id: companyId === undefined || companyId === '' ? null : companyId,
+    company_id: companyId !== undefined && isRecordId(companyId) ? companyId : null,
     seniority: seniority === undefined ? null : (seniorityId(seniority) ?? null),
     department: department === undefined ? null : (departmentId(department) ?? null),
     location_country: locationCountry(location),
     state: location.map(regionOf).find((code) => code !== undefined) ?? null,
-    position: storedWords(asString(person.position)),
+    position: storedWords(asString(person.position), MAX_POSITION_BYTES),
     name: storedWords(asString(person.name)),
     headline: storedWords(asString(person.headline)),
     skills: storedWords(skills.join(' ')),

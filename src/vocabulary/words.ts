@@ -26,12 +26,19 @@ export function wordList(text: string): string[] {
 
 /**
  * A field's words as the search tables store them: each word preceded by one space (`' head of sales'`),
- * so that "a word or the start of one" is the substring `' ' + word`; empty when there is none.
+ * so that "a word or the start of one" is the substring `' ' + word`; empty when there is none. With
+ * `maxBytes`, only the whole words that fit in that many UTF-8 bytes are kept (for a column that is an
+ * index key).
  */
-export function storedWords(text: string | null | undefined): string {
+export function storedWords(text: string | null | undefined, maxBytes = Number.POSITIVE_INFINITY): string {
   if (typeof text !== 'string') return '';
   const words = searchWords(text);
-  return words === '' ? '' : ` ${words}`;
+  const stored = words === '' ? '' : ` ${words}`;
+  if (stored.length * 3 <= maxBytes) return stored;
+  const bytes = Buffer.from(stored, 'utf8');
+  if (bytes.length <= maxBytes) return stored;
+  // The space before the first word that does not fit ends the words that do.
+  return bytes.toString('utf8', 0, Math.max(0, bytes.lastIndexOf(0x20, maxBytes)));
 }
 
 /**

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { type Server, serve } from '../cluster/serve.js';
 import { enrich, startEnrich } from '../helpers/cli.js';
@@ -234,6 +235,30 @@ describe('enrich backup and restore', () => {
       'missing.db: no such file',
     );
     expect(valueIn(elsewhere, 'PRAGMA quick_check')).toBe('ok');
+  });
+
+  it('refuses a tampered backup, naming what its schema adds, and leaves the store as it was', () => {
+    const tampering = {
+      keys_unrevoke: `CREATE TRIGGER keys_unrevoke AFTER UPDATE OF revoked_at ON keys
+        BEGIN UPDATE keys SET revoked_at = NULL WHERE id = NEW.id; END`,
+      audit_forget: 'CREATE TRIGGER audit_forget AFTER INSERT ON audit_log BEGIN DELETE FROM audit_log; END',
+    };
+    const triggers = "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger'";
+    for (const [name, sql] of Object.entries(tampering)) {
+      const tampered = join(dir, `${name}.db`);
+      copyFileSync(backup, tampered);
+      const conn = new Database(tampered);
+      conn.exec(sql);
+      conn.close();
+      const restored = enrich(['restore', tampered, '--db', elsewhere]);
+      expect(restored.status).toBe(1);
+      expect(restored.stderr).toBe(
+        `enrich: ${tampered} holds a schema that Enrich (schema ${SCHEMA_VERSION}) does not define: ` +
+          `an extra trigger ${name}. Refusing to restore it\n`,
+      );
+      expect(countIn(elsewhere, triggers)).toBe(0);
+      expect(valueIn(elsewhere, 'PRAGMA quick_check')).toBe('ok');
+    }
   });
 
   it('restores a copy taken during a bulk load into an empty store with its identifier index built', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_IDENTIFIER_BYTES } from '../../src/identifiers/key-bytes.js';
 import { companyLookupKey, personLookupKey } from '../../src/identifiers/params.js';
 import { thrownProblem } from './thrown-problem.js';
 
@@ -25,6 +26,21 @@ describe('personLookupKey', () => {
       'ln_url: a LinkedIn company URL, but /people expects a profile URL (linkedin.com/in/…)',
     );
     expect(problem.extensions).toEqual({ parameter: 'ln_url' });
+  });
+
+  it('refuses a value whose normalised bytes are too many for the index, however few its characters', () => {
+    for (const [param, raw] of [
+      ['ln_slug', '%E2%82%AC'.repeat(1400)],
+      ['ln_slug', '€'.repeat(400)],
+      ['ln_url', `linkedin.com/in/${'ü'.repeat(600)}`],
+      ['work_email', `${'é'.repeat(600)}@acme.com.au`],
+      ['personal_email', `${'x'.repeat(1100)}@acme.com.au`],
+    ] as const) {
+      const problem = thrownProblem(() => personLookupKey(param, raw));
+      expect(problem.detail).toBe(`${param}: longer than 1,024 bytes once normalised (UTF-8)`);
+      expect(problem.extensions).toEqual({ parameter: param, max_bytes: MAX_IDENTIFIER_BYTES });
+    }
+    expect(personLookupKey('ln_slug', '€'.repeat(341)).value).toHaveLength(341);
   });
 });
 

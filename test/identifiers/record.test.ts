@@ -38,6 +38,21 @@ describe('personIdentifiers', () => {
     ]);
   });
 
+  it('skips identifiers too long for the index, keeping the others', () => {
+    const person = {
+      id: 'fp1',
+      name: 'Jane Citizen',
+      linkedin: `https://www.linkedin.com/in/${'€'.repeat(400)}`,
+      emails: { work: [{ value: `${'é'.repeat(600)}@acme.com.au` }, { value: 'jane@acme.com.au' }] },
+      current_company: { name: `Acme ${'中'.repeat(400)}`, id: 'f1' },
+    };
+    expect(personIdentifiers(person)).toEqual([
+      { kind: 'work_email', value: 'jane@acme.com.au' },
+      { kind: 'work_email_sha256', value: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      { kind: 'name_at_company_id', value: 'f1|citizen' },
+    ]);
+  });
+
   it('accepts a bare slug as the profile', () => {
     expect(personIdentifiers({ id: 'p', linkedin: 'Jane-Doe' })).toEqual([
       { kind: 'linkedin', value: 'jane-doe' },

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importFile, type Rejection } from '../../src/ingest/import.js';
+import { MAX_RECORD_BYTES } from '../../src/ingest/prepare.js';
+import { MAX_JSON_DEPTH } from '../../src/schemas/json-text.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
 import { linkedinSlug, personId, personLine, workEmail } from './fixtures.js';
 
@@ -61,6 +63,43 @@ describe.each([{ worker: true }, { worker: false }])('importFile with worker: $w
       onProgress: (p) => progress.push(p.bytesRead === p.totalBytes ? p.lines : -1),
     });
     expect(progress.at(-1)).toBe(10);
+  });
+
+  it('rejects a record larger than 1 MiB or nested deeper than 32 levels, naming the line, and goes on', async () => {
+    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const countries = (levels: number) =>
+      `{"id":"f2","nextGen":{"web_traffic":{"traffic_share":{"countries":{"AU":${nested(levels)}}}}}}`;
+    const large = JSON.stringify({ id: 'f3', description: 'x'.repeat(MAX_RECORD_BYTES) });
+    const rejections: Rejection[] = [];
+    const file = fileOf([
+      JSON.stringify({ id: 'f1' }),
+      countries(200_000),
+      large,
+      countries(MAX_JSON_DEPTH - 5), // 5 levels down to the countries' value: 32 in all
+      `${large}${large}`,
+      JSON.stringify({ id: 'f4' }),
+    ]);
+    const summary = await importFile(store, 'companies', file, {
+      worker,
+      batchSize: 2,
+      onReject: (r) => rejections.push(r),
+    });
+    expect(summary).toMatchObject({ read: 6, imported: 3, rejected: 3 });
+    const path = `$.nextGen.web_traffic.traffic_share.countries.AU${'[0]'.repeat(MAX_JSON_DEPTH - 5)}`;
+    expect(rejections).toEqual([
+      {
+        line: 2,
+        path,
+        message: 'Arrays and objects nest deeper than 32 levels; a record holds at most 32',
+      },
+      {
+        line: 3,
+        path: '$',
+        message: 'The record is larger than 1 MiB (1,048,576 bytes); a record holds at most that',
+      },
+      { line: 5, path: '$', message: expect.stringMatching(/^The record is larger than 1 MiB/) },
+    ]);
+    expect(await store.count('companies')).toBe(3);
   });
 
   it('fails on a file that does not exist', async () => {
@@ -127,10 +166,11 @@ describe('importFile', () => {
     expect(await store.findIds('people', 'linkedin', 'new-slug', 5)).toEqual(['fp1']);
   });
 
-  it('reads a last line without a newline and a line longer than a read chunk', async () => {
-    const long = JSON.stringify({ id: 'fp2', description: 'x'.repeat(3 << 20) });
+  it('reads a last line without a newline and a line across read chunks (of 1 MiB)', async () => {
+    const filler = JSON.stringify({ id: 'fp1', description: 'x'.repeat(600_000) });
+    const long = JSON.stringify({ id: 'fp2', description: 'x'.repeat(1_000_000) });
     const file = join(dir, 'in.ndjson');
-    writeFileSync(file, `${personLine(1)}\n${long}\n${personLine(3)}`);
+    writeFileSync(file, `${filler}\n${long}\n${personLine(3)}`);
     const summary = await importFile(store, 'people', file, { worker: false });
     expect(summary).toMatchObject({ read: 3, imported: 3, rejected: 0 });
     expect((await store.getRecord('people', 'fp2'))?.body).toBe(long);

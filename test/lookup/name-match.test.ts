@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_IDENTIFIER_BYTES } from '../../src/identifiers/key-bytes.js';
 import { chooseCandidate, nameLikelihood, parseNameMatch } from '../../src/lookup/name-match.js';
 import type { ServedRecord } from '../../src/store/records.js';
+import { thrownProblem } from '../identifiers/thrown-problem.js';
 
 describe('parsing a match by name and company', () => {
   it('folds the name and keys the company as the index does', () => {
@@ -31,6 +33,20 @@ describe('parsing a match by name and company', () => {
         company_ln_slug: 'https://www.linkedin.com/company/acme-holdings/',
       })?.company.value,
     ).toBe('acme-holdings');
+  });
+
+  it('refuses a name and company whose key is too long for the index, naming the limit', () => {
+    const problem = thrownProblem(() =>
+      parseNameMatch({ name: `Jane ${'中'.repeat(200)}`, company_name: '中'.repeat(200) }),
+    );
+    expect(problem.code).toBe('invalid_parameter');
+    expect(problem.detail).toBe(
+      'name and company_name together: longer than 1,024 bytes once normalised (UTF-8).',
+    );
+    expect(problem.extensions).toEqual({ parameter: 'company_name', max_bytes: MAX_IDENTIFIER_BYTES });
+    expect(
+      parseNameMatch({ name: `Jane ${'中'.repeat(100)}`, company_name: '中'.repeat(200) }),
+    ).toBeDefined();
   });
 });
 

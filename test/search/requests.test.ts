@@ -1,6 +1,7 @@
 // Search requests: the compatible query string and the /v1 bodies, parsed or refused; cursors; plans.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_WORDS } from '../../src/schemas/search.js';
 import { parseCompatibleSearch } from '../../src/search/compatible.js';
 import { decodeCursor, encodeCursor } from '../../src/search/cursor.js';
 import { parseCompanySearch, parsePeopleSearch } from '../../src/search/v1.js';
@@ -101,6 +102,25 @@ describe('/v1 bodies', () => {
     expect(at({ q: 42 })).toEqual(['invalid_parameter', 'q']);
     expect(at([])).toEqual(['invalid_parameter', 'body']);
     expect(at({ q: 'x', fields: 'name,email' })).toEqual(['invalid_parameter', 'fields']);
+  });
+
+  it('are refused past MAX_WORDS words in a text value, naming the limit', () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    expect(parsePeopleSearch({ q: words(MAX_WORDS) }).query.q).toHaveLength(MAX_WORDS);
+    expect(parsePeopleSearch({ q: `${words(MAX_WORDS)} w0 W1` }).query.q).toHaveLength(MAX_WORDS);
+    const cjk = Array.from({ length: 1024 }, (_, i) => String.fromCharCode(0x4e00 + i)).join(' ');
+    for (const [parse, body, parameter] of [
+      [parsePeopleSearch, { q: words(MAX_WORDS + 1) }, 'q'],
+      [parseCompanySearch, { q: words(125) }, 'q'],
+      [parsePeopleSearch, { filters: { location: ['australia', cjk] } }, 'filters.location'],
+    ] as const) {
+      const problem = thrownProblem(() => parse(body));
+      expect(problem.code).toBe('invalid_parameter');
+      expect(problem.extensions).toEqual({ parameter, max_words: MAX_WORDS });
+      expect(problem.detail).toContain(`at most ${MAX_WORDS}`);
+    }
+    const position = thrownProblem(() => parseCompatibleSearch({ position: words(40) }));
+    expect(position.extensions).toEqual({ parameter: 'position', max_words: MAX_WORDS });
   });
 });
 

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generatePeople } from '../../src/generate/index.js';
 import { personPreview } from '../../src/search/preview.js';
-import { companyFacts, personFacts } from '../../src/store/search-facts.js';
+import { companyFacts, MAX_POSITION_BYTES, personFacts } from '../../src/store/search-facts.js';
 import { departmentId } from '../../src/vocabulary/departments.js';
 import { countryOf, stateKey } from '../../src/vocabulary/places.js';
 import { seniorityId } from '../../src/vocabulary/seniorities.js';
@@ -35,6 +35,17 @@ describe('facts of a person', () => {
     expect(stateKey('new south wales')).toBe('NSW');
     expect(stateKey('Ontario')).toBe('ONTARIO');
     expect(countryOf('Aotearoa')).toBeUndefined();
+  });
+
+  it('keep index keys within their limits: a company id only when it is one, a position in bytes', () => {
+    expect(personFacts({ current_company: { id: 'f000000000001' } }).company_id).toBe('f000000000001');
+    expect(personFacts({ current_company: { id: '€'.repeat(1400) } }).company_id).toBeNull();
+    expect(personFacts({ current_company: { id: 'not an id' } }).company_id).toBeNull();
+    expect(personFacts({ current_company: { id: '' } }).company_id).toBeNull();
+    const position = personFacts({ position: `Head of ${'Sales '.repeat(300)}` }).position;
+    expect(Buffer.byteLength(position)).toBeLessThanOrEqual(MAX_POSITION_BYTES);
+    expect(position.startsWith(' head of sales sales')).toBe(true);
+    expect(position.endsWith(' sales')).toBe(true);
   });
 
   it('are derived from any JSON without throwing, whatever the types', () => {

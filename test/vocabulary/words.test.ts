@@ -56,6 +56,23 @@ describe('search words', () => {
     );
   });
 
+  it('are stored whole, up to a number of bytes when one is given', () => {
+    expect(storedWords('Head of Sales', 7)).toBe(' head');
+    expect(storedWords('Head of Sales', 8)).toBe(' head of');
+    expect(storedWords('Head of Sales', 14)).toBe(' head of sales');
+    expect(storedWords('中中中 x', 3)).toBe('');
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), fc.nat(120), (text, max) => {
+        const whole = storedWords(text);
+        const kept = storedWords(text, max);
+        expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(max);
+        expect(whole.startsWith(kept)).toBe(true);
+        expect(whole.length === kept.length || whole[kept.length] === ' ').toBe(true);
+        if (Buffer.byteLength(whole) <= max) expect(kept).toBe(whole);
+      }),
+    );
+  });
+
   it('score 2 for a whole word and 1 for the start of one', () => {
     const stored = storedWords('Sales Manager');
     expect(wordScore(stored, ['sales'])).toBe(2);

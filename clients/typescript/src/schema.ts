@@ -252,7 +252,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics */
+        /**
+         * Prometheus metrics
+         * @description Open by default, for a scraper on the same host or network. With ENRICH_METRICS_TOKEN set,
+         *     it needs `Authorization: Bearer <that token>` (401 otherwise); with ENRICH_METRICS_ADDRESS set, it is served
+         *     on that address alone (404 here).
+         */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -800,12 +805,12 @@ export interface components {
                 country?: string | string[];
                 /** @description A state or region, by name or abbreviation (NSW) */
                 state?: string | string[];
-                /** @description Words within the person's location */
+                /** @description Words within the person's location (at most 32 in a value) */
                 location?: string | string[];
                 /** @description A skill the person lists (case and accents ignored) */
                 skills?: string | string[];
             };
-            /** @description Free text; ranks results */
+            /** @description Free text of at most 32 words; ranks results */
             q?: string;
             /** @description Results per page (default 10) */
             size?: number;
@@ -837,7 +842,7 @@ export interface components {
                     lte?: number;
                 };
             };
-            /** @description Free text; ranks results */
+            /** @description Free text of at most 32 words; ranks results */
             q?: string;
             /** @description Results per page (default 10) */
             size?: number;
@@ -1808,7 +1813,7 @@ export interface operations {
                  */
                 companyId?: string;
                 /**
-                 * @description Words of the position, each as a word or the start of one; case, accents and punctuation ignored
+                 * @description Words of the position (at most 32), each as a word or the start of one; case, accents and punctuation ignored
                  * @example eng man
                  */
                 position?: string;
@@ -2008,6 +2013,7 @@ export interface operations {
                     "text/plain; version=0.0.4": string;
                 };
             };
+            401: components["responses"]["Unauthorized"];
             "4XX": components["responses"]["UnreadableRequest"];
         };
     };

@@ -11,9 +11,21 @@ export interface EntityDbs {
   idents: Database<string, string>;
 }
 
-/** The index keys of an identifier list: `<kind code>:<value>`. */
+/**
+ * The longest key kept, in UTF-8 bytes: LMDB's default maximum (4,026 with the 16 KiB pages of this
+ * index, whose reads fail past it with "String does not fit in target buffer"). Lookups refuse identifiers anywhere
+ * near it (src/identifiers/key-bytes.ts), and imports no longer index them; an identifier this long that a
+ * store holds from before is left out of the index, so that the index can still be built and repaired.
+ */
+export const MAX_KEY_BYTES = 1978;
+
+/** True when a key fits in LMDB (a UTF-16 code unit is at most 3 UTF-8 bytes). */
+export const fitsKey = (key: string) =>
+  key.length * 3 <= MAX_KEY_BYTES || Buffer.byteLength(key) <= MAX_KEY_BYTES;
+
+/** The index keys of an identifier list: `<kind code>:<value>`, those that fit. */
 const identKeys = (idents: string) =>
-  (JSON.parse(idents) as Array<[number, string]>).map(([kind, value]) => `${kind}:${value}`);
+  (JSON.parse(idents) as Array<[number, string]>).map(([kind, value]) => `${kind}:${value}`).filter(fitsKey);
 
 /**
  * The record a value holds. `value` is lmdb's shared read buffer (getBinaryFast: no allocation), valid
@@ -115,7 +127,8 @@ export function buildEntity(
         if (more && end === rows.length && start > 0) break;
         const ids = rows.slice(start, end).map((row) => row[2]);
         const list = end - start > MAX_LISTED || (more && end === rows.length) ? CROWDED : ids.join('\n');
-        dbs.idents.putSync(`${kind}:${value}`, list);
+        const key = `${kind}:${value}`;
+        if (fitsKey(key)) dbs.idents.putSync(key, list);
         after = [kind, value];
         start = end;
       }

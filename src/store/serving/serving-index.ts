@@ -4,8 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type Database, open, type RootDatabase } from 'lmdb';
 import type { Entity, IdentifierKind } from '../../vocabulary/entities.js';
+import { fileModes, privateFile } from '../file-modes.js';
 import type { ServedRecord } from '../records.js';
-import { applyChange, buildEntity, type EntityDbs, encodeRow, served } from './entity.js';
+import { applyChange, buildEntity, type EntityDbs, encodeRow, fitsKey, served } from './entity.js';
 import { CROWDED, listedIds } from './id-lists.js';
 import type { IndexSource, RecordChange, SourceRow, WriteScope } from './source.js';
 import { isAlive, thisWriter, type WriterId } from './writers.js';
@@ -74,12 +75,21 @@ export class ServingIndex {
     // No fsync: the index is derived from SQLite, which is durable; after a machine crash that lost
     // its last transactions, the generation no longer matches SQLite's and the index is rebuilt.
     const options = { path, noSync: true, maxDbs: 8, compression: false, cache: false, pageSize: PAGE_SIZE };
+    // The index holds every record: its files are made (or tightened) the service's own before LMDB
+    // opens them with its own mode.
+    const privately = () => {
+      const modes = fileModes();
+      privateFile(path, modes);
+      privateFile(`${path}-lock`, modes);
+    };
+    privately();
     let env = open(options);
     if ((env.getStats() as { pageSize: number }).pageSize !== PAGE_SIZE) {
       // An index made with other pages (an earlier layout): a page size is fixed when the file is made.
       env.close();
       rmSync(path, { force: true });
       rmSync(`${path}-lock`, { force: true });
+      privately();
       env = open(options);
     }
     return new ServingIndex(env, source, kindCodes);
@@ -156,10 +166,12 @@ export class ServingIndex {
     if (!this.ready(entity)) return undefined;
     const { records, idents } = this.dbs[entity];
     if (kind === 'id') {
-      const found = limit > 0 ? records.getBinaryFast(value) : undefined;
+      const found = limit > 0 && fitsKey(value) ? records.getBinaryFast(value) : undefined;
       return found ? [served(value, found)] : [];
     }
-    const list = idents.get(`${this.kindCodes[kind]}:${value}`);
+    const key = `${this.kindCodes[kind]}:${value}`;
+    // A key too long for LMDB is never put in it: nothing carries such an identifier.
+    const list = fitsKey(key) ? idents.get(key) : undefined;
     if (list === undefined) return [];
     if (list === CROWDED) return undefined;
     const out: ServedRecord[] = [];

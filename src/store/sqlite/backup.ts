@@ -2,7 +2,10 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { Entity } from '../../vocabulary/entities.js';
+import { privateFile } from '../file-modes.js';
 import { SCHEMA_VERSION } from './schema.js';
+import { schemaDifferences, schemaOf } from './schema-check.js';
 
 /** Pages copied per step of the backup: 4 MiB of 16 KiB pages, then the event loop (a progress bar) runs. */
 const PAGES_PER_STEP = 256;
@@ -65,6 +68,7 @@ async function copyDatabase(
   onProgress: CopyProgress,
 ): Promise<StoreContents> {
   rmSync(target, { force: true });
+  privateFile(target); // the copy holds what the store does: never readable by others, even half-written
   const pageBytes = source.pragma('page_size', { simple: true }) as number;
   source.exec('BEGIN');
   try {
@@ -133,9 +137,27 @@ function unreadable(file: string, error: unknown): NotAStoreError {
   return new NotAStoreError(`${file} cannot be read: ${(error as Error).message}`);
 }
 
+/** The entities whose bulk load a file caught half-way (schema 7 and later mark them). */
+function loadingIn(db: Database.Database): Entity[] {
+  const marks = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'bulk_loads'");
+  return marks.get() ? db.prepare<[], Entity>('SELECT entity FROM bulk_loads').pluck().all() : [];
+}
+
+/** Refuses a file whose schema is not exactly its version's, naming what differs (the first few). */
+function checkSchemaObjects(file: string, db: Database.Database, version: number): void {
+  const differences = schemaDifferences(schemaOf(db), version, loadingIn(db));
+  if (differences.length === 0) return;
+  const shown = differences.slice(0, 5).join('; ');
+  const more = differences.length > 5 ? `; and ${differences.length - 5} more` : '';
+  throw new NotAStoreError(
+    `${file} holds a schema that Enrich (schema ${version}) does not define: ${shown}${more}. Refusing to restore it`,
+  );
+}
+
 /**
  * Opens `file` read-only and checks that it is an Enrich store this version can open: its schema
- * version, its tables, and SQLite's quick integrity check (every page read once).
+ * version, every object of its schema (exactly those its version defines), and SQLite's quick integrity
+ * check (every page read once).
  */
 export function openBackup(file: string): Database.Database {
   let db: Database.Database;
@@ -155,6 +177,7 @@ export function openBackup(file: string): Database.Database {
         `${file} was written by a newer version of Enrich (schema ${version}; this one reads up to ${SCHEMA_VERSION})`,
       );
     }
+    checkSchemaObjects(file, db, version);
     const problems = db.prepare<[], string>('PRAGMA quick_check(5)').pluck().all();
     if (problems[0] !== 'ok') throw new NotAStoreError(`${file} is damaged: ${problems.join('; ')}`);
     return db;

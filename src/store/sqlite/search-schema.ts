@@ -35,6 +35,9 @@ const indexName = (sql: string) => /EXISTS (\w+)/.exec(sql)![1]!;
 /** Creates the entity's search indexes (sorted, in one pass each). */
 export const createSearchIndexes = (entity: Entity) => `${INDEXES[entity].join(';\n')};`;
 
+/** Their names: what a store caught during a bulk load lacks (schema-check.ts). */
+export const searchIndexNames = (entity: Entity) => INDEXES[entity].map(indexName);
+
 /** Drops them, for a bulk load that rebuilds them at its end. */
 export const dropSearchIndexes = (entity: Entity) =>
   INDEXES[entity].map((sql) => `DROP INDEX IF EXISTS ${indexName(sql)};`).join('\n');

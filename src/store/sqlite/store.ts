@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { fileModes, privateFile, tighten } from '../file-modes.js';
 import { ServingIndex } from '../serving/serving-index.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { composeStore } from '../store.js';
@@ -120,12 +121,24 @@ function sqliteStore(db: Database.Database) {
 export type SqliteStore = ReturnType<typeof sqliteStore>;
 
 /**
+ * The store's file made (or tightened) to be the service's own before SQLite opens it; SQLite makes its
+ * WAL, shared memory and rollback journal with the file's mode, and those left by earlier versions are
+ * tightened. A directory it makes for the file is private too (an existing one is left as it is).
+ */
+function createPrivately(path: string): void {
+  const modes = fileModes();
+  mkdirSync(dirname(path), { recursive: true, mode: modes.dir });
+  privateFile(path, modes);
+  for (const companion of ['-wal', '-shm', '-journal']) tighten(`${path}${companion}`, modes.file);
+}
+
+/**
  * Opens (and on first use creates) a SQLite store.
  * @example const store = openSqliteStore('./data/enrich.db');
  */
 export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): SqliteStore {
   const readonly = opts.readonly ?? false;
-  if (!readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (!readonly && path !== ':memory:') createPrivately(path);
   const db = new Database(path, { readonly, fileMustExist: readonly });
   try {
     applyPragmas(db, readonly);

@@ -1,9 +1,10 @@
 // The search role's contract on every backend: filters, words, ranks and pages, kept in step with every write.
 import { expect, it } from 'vitest';
+import { MAX_VALUES, MAX_WORDS } from '../../../src/schemas/search.js';
 import type { RecordStore, RecordToStore } from '../../../src/store/records.js';
 import type { PeopleFilters, SearchQuery, SearchStore } from '../../../src/store/search.js';
 import type { SuppressionStore } from '../../../src/store/suppression.js';
-import type { Entity } from '../../../src/vocabulary/entities.js';
+import type { Entity, Identifier } from '../../../src/vocabulary/entities.js';
 
 /** What the search contract writes with, and searches. */
 type SearchContractStore = RecordStore & SearchStore & SuppressionStore;
@@ -197,6 +198,49 @@ export function searchContract(store: () => SearchContractStore) {
     expect(await ids(store(), { states: ['TAS', 'OTA'] })).toEqual(['p2', 'p3']);
     expect(await ids(store(), { locations: [['syd']] })).toEqual(['p1']);
     expect(await ids(store(), { locations: [['wanaka'], ['hob']] })).toEqual(['p2', 'p3']);
+  });
+
+  it('answers the largest search a request may ask, whichever way its page is read', async () => {
+    // MAX_VALUES locations of MAX_WORDS words each, and a q of MAX_WORDS words: thousands of word
+    // conditions, within what each store's expressions take (SQLite refuses a thousand terms in one).
+    const words = Array.from({ length: MAX_WORDS }, (_, i) => `w${i}x`);
+    const located = (i: number) => ['Sydney', i === 0 ? 'Perth' : 'Hobart', 'Australia'];
+    await put(
+      'people',
+      Array.from({ length: 12 }, (_, i) =>
+        record(`p${String(i).padStart(2, '0')}`, { headline: words.join(' '), location: located(i) }),
+      ),
+    );
+    const cjk = (v: number) =>
+      Array.from({ length: MAX_WORDS }, (_, i) => String.fromCharCode(0x4e00 + v * MAX_WORDS + i));
+    const others = Array.from({ length: MAX_VALUES - 1 }, (_, v) => cjk(v));
+    // Everyone matches: a walk in id order, each row's words checked by the store's own expressions.
+    const everyone = await ids(store(), { locations: [['australia'], ...others] }, { limit: 10 });
+    expect(everyone).toHaveLength(10);
+    // One matches: found through the text index, by one query of every word.
+    expect(await ids(store(), { locations: [...others, ['perth']] }, { limit: 10 })).toEqual(['p00']);
+    // Ranked by every word.
+    const ranked = await ids(store(), { locations: [['australia'], ...others] }, { q: words, limit: 10 });
+    expect(ranked).toEqual(everyone);
+  });
+
+  it('stores and serves a record whose words and identifiers are longer than any index key', async () => {
+    const long = '€'.repeat(1400); // 4,200 bytes: past LMDB's keys and PostgreSQL's B-tree entries
+    const id = 'fp000000000001';
+    const body = JSON.stringify({ id, position: `Head of ${long}`, current_company: { id: long } });
+    // Identifiers as a store written before they were bounded may hold them.
+    const identifiers: Identifier[] = [
+      { kind: 'work_email', value: 'jane@acme.com.au' },
+      { kind: 'linkedin', value: long },
+    ];
+    await store().upsert('people', [{ id, body, etag: '"long"', identifiers }]);
+    expect(await store().getRecord('people', id)).toEqual({ id, body, etag: '"long"' });
+    expect(await store().findIds('people', 'work_email', 'jane@acme.com.au', 10)).toEqual([id]);
+    await store().findIds('people', 'linkedin', long, 10); // answers, whether it lists the id or not
+    const page = await store().searchPeople({ filters: { position: ['head'] }, limit: 10 });
+    expect(page.hits.map((hit) => hit.id)).toEqual([id]);
+    await store().upsert('people', [{ id, body: `{"id":"${id}"}`, etag: '"short"', identifiers: [] }]);
+    expect(await store().findIds('people', 'work_email', 'jane@acme.com.au', 10)).toEqual([]);
   });
 
   it('finds companies by every filter, and ranks free text', async () => {

@@ -190,7 +190,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUsage(app, { store, accounting });
   registerSearch(app, { store });
   registerHealth(app, store);
-  if (!deps.metricsElsewhere) registerMetrics(app, metrics, deps.metricsToken);
+  if (!deps.metricsElsewhere) {
+    registerMetrics(app, metrics, deps.metricsToken, (req, problem) => admission.turn(req, problem));
+  }
   registerDocs(app);
 
   app.addHook('onClose', async () => {

@@ -76,6 +76,8 @@ let answeredBefore = 0;
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** An import of tens of thousands of people raced against a backup: seconds alone, more on a busy machine. */
+const HEAVY_MS = 180_000;
 describe('enrich backup and restore', () => {
   let server: Server | undefined;
 
@@ -103,44 +105,48 @@ describe('enrich backup and restore', () => {
     await server?.stop();
   });
 
-  it('takes a consistent copy while an import runs and a server answers lookups', async () => {
-    server = await serve(['--db', db, '--workers', '1']);
-    for (const id of baseIds.slice(0, 50)) expect(await lookup(server, token, `id=${id}`)).toBe(200);
+  it(
+    'takes a consistent copy while an import runs and a server answers lookups',
+    async () => {
+      server = await serve(['--db', db, '--workers', '1']);
+      for (const id of baseIds.slice(0, 50)) expect(await lookup(server, token, `id=${id}`)).toBe(200);
 
-    const importing = startEnrich(['import', 'people', bigFile, '--db', db]);
-    // Under way once its first batch is served.
-    while ((await lookup(server, token, `id=${bigIds[0]}`)) !== 200) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(importing.child.exitCode, 'the import ended before the backup began').toBeNull();
-    }
-    answeredBefore = answered.get(server.url)!.matched;
-    const stopLookups = keepLookingUp(server, token, baseIds);
-    const backedUp = await startEnrich(['backup', backup, '--db', db]).done;
-    const importRanThroughout = importing.child.exitCode === null;
-    const statuses = await stopLookups();
+      const importing = startEnrich(['import', 'people', bigFile, '--db', db]);
+      // Under way once its first batch is served.
+      while ((await lookup(server, token, `id=${bigIds[0]}`)) !== 200) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(importing.child.exitCode, 'the import ended before the backup began').toBeNull();
+      }
+      answeredBefore = answered.get(server.url)!.matched;
+      const stopLookups = keepLookingUp(server, token, baseIds);
+      const backedUp = await startEnrich(['backup', backup, '--db', db]).done;
+      const importRanThroughout = importing.child.exitCode === null;
+      const statuses = await stopLookups();
 
-    expect(backedUp.stderr).toBe('');
-    expect(backedUp.status).toBe(0);
-    expect(backedUp.stdout).toMatch(
-      /backup\.db: .*enrich\.db backed up, [\d,]+ people, 0 companies and 1 key \(\d+ MB\) in [\d.]+ s/,
-    );
-    expect(importRanThroughout, 'the import ran for the whole backup').toBe(true);
-    expect(statuses.length).toBeGreaterThan(0);
-    expect(statuses.every((status) => status === 200)).toBe(true);
-    expect((await importing.done).status).toBe(0);
+      expect(backedUp.stderr).toBe('');
+      expect(backedUp.status).toBe(0);
+      expect(backedUp.stdout).toMatch(
+        /backup\.db: .*enrich\.db backed up, [\d,]+ people, 0 companies and 1 key \(\d+ MB\) in [\d.]+ s/,
+      );
+      expect(importRanThroughout, 'the import ran for the whole backup').toBe(true);
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      expect((await importing.done).status).toBe(0);
 
-    // Whole import batches only, and at least the lookups answered before the backup began.
-    const copied = countIn(backup, 'SELECT count(*) FROM people') - 2000;
-    expect(copied % BATCH).toBe(0);
-    expect(copied).toBeGreaterThan(0);
-    expect(copied).toBeLessThan(BIG);
-    expect(valueIn(backup, 'PRAGMA quick_check')).toBe('ok');
-    expect(
-      countIn(backup, `SELECT sum(matched) FROM key_usage WHERE key_id = '${keyId}'`),
-    ).toBeGreaterThanOrEqual(answeredBefore);
-    // A plain file of its own: no WAL beside it.
-    expect(valueIn(backup, 'PRAGMA journal_mode')).toBe('delete');
-  });
+      // Whole import batches only, and at least the lookups answered before the backup began.
+      const copied = countIn(backup, 'SELECT count(*) FROM people') - 2000;
+      expect(copied % BATCH).toBe(0);
+      expect(copied).toBeGreaterThan(0);
+      expect(copied).toBeLessThan(BIG);
+      expect(valueIn(backup, 'PRAGMA quick_check')).toBe('ok');
+      expect(
+        countIn(backup, `SELECT sum(matched) FROM key_usage WHERE key_id = '${keyId}'`),
+      ).toBeGreaterThanOrEqual(answeredBefore);
+      // A plain file of its own: no WAL beside it.
+      expect(valueIn(backup, 'PRAGMA journal_mode')).toBe('delete');
+    },
+    HEAVY_MS,
+  );
 
   it('refuses to overwrite a file unless told to', () => {
     const again = enrich(['backup', backup, '--db', db]);
@@ -239,8 +245,8 @@ describe('enrich backup and restore', () => {
 
   it('refuses a tampered backup, naming what its schema adds, and leaves the store as it was', () => {
     const tampering = {
-      keys_unrevoke: `CREATE TRIGGER keys_unrevoke AFTER UPDATE OF revoked_at ON keys
-        BEGIN UPDATE keys SET revoked_at = NULL WHERE id = NEW.id; END`,
+      keys_unrevoke: `CREATE TRIGGER keys_unrevoke AFTER UPDATE OF revoked_at ON api_keys
+        BEGIN UPDATE api_keys SET revoked_at = NULL WHERE id = NEW.id; END`,
       audit_forget: 'CREATE TRIGGER audit_forget AFTER INSERT ON audit_log BEGIN DELETE FROM audit_log; END',
     };
     const triggers = "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger'";
@@ -261,39 +267,43 @@ describe('enrich backup and restore', () => {
     }
   });
 
-  it('restores a copy taken during a bulk load into an empty store with its identifier index built', async () => {
-    const empty = join(dir, 'bulk', 'enrich.db');
-    const copy = join(dir, 'bulk', 'copy.db');
-    const importing = startEnrich(['import', 'people', bigFile, '--db', empty]);
-    const imported = () => {
-      try {
-        return countIn(empty, 'SELECT count(*) FROM people');
-      } catch {
-        return 0; // not created yet
-      }
-    };
-    while (imported() === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(enrich(['backup', copy, '--db', empty]).status).toBe(0);
-    await importing.done;
-    // The copy caught the load half-way, and says that no one is finishing it.
-    expect(valueIn(copy, 'SELECT writer FROM bulk_loads')).toBe('{"pid":0,"started":0}');
+  it(
+    'restores a copy taken during a bulk load into an empty store with its identifier index built',
+    async () => {
+      const empty = join(dir, 'bulk', 'enrich.db');
+      const copy = join(dir, 'bulk', 'copy.db');
+      const importing = startEnrich(['import', 'people', bigFile, '--db', empty]);
+      const imported = () => {
+        try {
+          return countIn(empty, 'SELECT count(*) FROM people');
+        } catch {
+          return 0; // not created yet
+        }
+      };
+      while (imported() === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(enrich(['backup', copy, '--db', empty]).status).toBe(0);
+      await importing.done;
+      // The copy caught the load half-way, and says that no one is finishing it.
+      expect(valueIn(copy, 'SELECT writer FROM bulk_loads')).toBe('{"pid":0,"started":0}');
 
-    const restored = join(dir, 'bulk', 'restored.db');
-    expect(enrich(['restore', copy, '--db', restored]).status).toBe(0);
-    expect(countIn(restored, 'SELECT count(*) FROM bulk_loads')).toBe(0);
-    // One of the first batch, which the copy holds.
-    const record = readFileSync(bigFile, 'utf8')
-      .split('\n', 100)
-      .map((line) => JSON.parse(line))
-      .find((person) => person.emails?.personal?.[0]?.value);
-    const store = openSqliteStore(restored, { servingIndex: false }); // SQLite's own identifier index
-    try {
-      const email = record.emails.personal[0].value.toLowerCase();
-      expect(await store.findIds('people', 'personal_email', email, 2)).toEqual([record.id]);
-    } finally {
-      await store.close();
-    }
-  });
+      const restored = join(dir, 'bulk', 'restored.db');
+      expect(enrich(['restore', copy, '--db', restored]).status).toBe(0);
+      expect(countIn(restored, 'SELECT count(*) FROM bulk_loads')).toBe(0);
+      // One of the first batch, which the copy holds.
+      const record = readFileSync(bigFile, 'utf8')
+        .split('\n', 100)
+        .map((line) => JSON.parse(line))
+        .find((person) => person.emails?.personal?.[0]?.value);
+      const store = openSqliteStore(restored, { servingIndex: false }); // SQLite's own identifier index
+      try {
+        const email = record.emails.personal[0].value.toLowerCase();
+        expect(await store.findIds('people', 'personal_email', email, 2)).toEqual([record.id]);
+      } finally {
+        await store.close();
+      }
+    },
+    HEAVY_MS,
+  );
 
   it('points at PostgreSQL’s own tools when DATABASE_URL is set', () => {
     const env = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' };

@@ -51,8 +51,8 @@ describe('the schema of a store file', () => {
 
   it('names a trigger that un-revokes keys, and one that deletes audit rows', async () => {
     const db = await storeFile();
-    db.exec(`CREATE TRIGGER keys_unrevoke AFTER UPDATE OF revoked_at ON keys
-             BEGIN UPDATE keys SET revoked_at = NULL WHERE id = NEW.id; END;
+    db.exec(`CREATE TRIGGER keys_unrevoke AFTER UPDATE OF revoked_at ON api_keys
+             BEGIN UPDATE api_keys SET revoked_at = NULL WHERE id = NEW.id; END;
              CREATE TRIGGER audit_forget AFTER INSERT ON audit_log BEGIN DELETE FROM audit_log; END;`);
     expect(differences(db)).toEqual(['an extra trigger keys_unrevoke', 'an extra trigger audit_forget']);
     db.close();
@@ -60,17 +60,17 @@ describe('the schema of a store file', () => {
 
   it('names an extra view, table or index, a changed table and a missing index', async () => {
     const db = await storeFile();
-    db.exec(`CREATE VIEW live_keys AS SELECT * FROM keys;
+    db.exec(`CREATE VIEW live_keys AS SELECT * FROM api_keys;
              CREATE TABLE notes (body TEXT);
-             CREATE INDEX keys_by_name ON keys (name);
-             ALTER TABLE keys ADD COLUMN owner TEXT;
+             CREATE INDEX keys_by_name ON api_keys (name);
+             ALTER TABLE api_keys ADD COLUMN owner TEXT;
              DROP INDEX audit_log_at;`);
     expect(differences(db).sort()).toEqual(
       [
         'an extra view live_keys',
         'an extra table notes',
         'an extra index keys_by_name',
-        'table keys defined differently',
+        'table api_keys defined differently',
         'no index audit_log_at',
       ].sort(),
     );

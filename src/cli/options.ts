@@ -6,12 +6,43 @@ import type { Entity, Store } from '../store/store.js';
 
 export const DEFAULT_DB = './data/enrich.db';
 
-/** Adds --db to a command (PostgreSQL is chosen by DATABASE_URL). */
-export const withStore = (command: Command) =>
-  command.option(
-    '--db <path>',
-    'SQLite file (default: $ENRICH_DB, else ./data/enrich.db); ignored when DATABASE_URL is set',
-  );
+const DB_FLAGS = '--db <path>';
+const DB_HELP = 'SQLite file (default: $ENRICH_DB, else ./data/enrich.db); ignored when DATABASE_URL is set';
+
+/** Adds --db to a command that opens the store (PostgreSQL is chosen by DATABASE_URL). */
+export const withStore = (command: Command) => command.option(DB_FLAGS, DB_HELP);
+
+/** What the top-level help says every store command takes, besides --db. */
+export const STORE_HELP = `
+Every command that opens the store (all but generate and migrate) takes:
+  --db <path>          the SQLite file (default: $ENRICH_DB, else ${DEFAULT_DB}),
+                       before or after the command name: enrich --db X usage = enrich usage --db X
+  DATABASE_URL         use PostgreSQL instead (postgres://…); --db is then ignored
+  DATABASE_READ_URL    a PostgreSQL replica for reads (optional)
+  ENRICH_JOURNAL_DIR   the accounting journal's directory (default: beside the store)
+Run "enrich COMMAND --help" for a command's own options.`;
+
+/** `enrich keys create`: a command's name with its parents'. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * Makes --db an option of the whole program, so that it is accepted before the command name as well as after
+ * it (Commander reads a program's options anywhere on the line): the value is handed to the command that
+ * runs, and refused by a command that opens no store, rather than silently ignored.
+ */
+export function acceptGlobalOptions(program: Command): Command {
+  return program.option(DB_FLAGS, DB_HELP).hook('preAction', (root, action) => {
+    const { db } = root.opts() as { db?: string };
+    if (db === undefined) return;
+    if (!action.options.some((option) => option.long === '--db'))
+      action.error(`error: --db does not apply to ${commandPath(action)}, which opens no SQLite store`);
+    action.setOptionValue('db', db);
+  });
+}
 
 /** DATABASE_URL, DATABASE_READ_URL and REDIS_URL, checked as `serve` checks them; a usage error if bad. */
 export function connections(env = process.env) {

@@ -17,6 +17,8 @@ interface MatchOptions {
   map?: string[];
   url?: string;
   token?: string;
+  /** False with --no-formula-guard: CSV cells written as they are, formulas included. */
+  formulaGuard: boolean;
 }
 
 const count = (n: number) => n.toLocaleString('en');
@@ -56,6 +58,10 @@ export function registerMatch(program: Command) {
     )
     .option('--url <url>', 'match through this server’s bulk API (default: $ENRICH_URL)')
     .option('--token <token>', 'bearer token for --url (default: $ENRICH_TOKEN)')
+    .option(
+      '--no-formula-guard',
+      "write CSV cells that start with =, @, + or - as they are (by default they get a leading ' so that a spreadsheet does not run them as formulas; numbers and phone numbers are left alone)",
+    )
     .action(async (entity: Entity, input: string, opts: MatchOptions) => {
       const exitCode = await runMatch(entity, input, opts);
       if (exitCode !== 0) process.exitCode = exitCode;
@@ -103,7 +109,7 @@ async function runMatch(entity: Entity, input: string, opts: MatchOptions): Prom
   process.stderr.write(`${describeMapping(entity, uses, m.unusedHeaders(list.reader.columns, uses))}\n`);
 
   const run = async (resolver: Resolver) => {
-    const out = await m.openOutput(opts.out);
+    const out = m.listOutput(opts.out);
     const bar = rowProgress('matching', list.input.totalBytes);
     const started = performance.now();
     const counts = await m
@@ -111,8 +117,11 @@ async function runMatch(entity: Entity, input: string, opts: MatchOptions): Prom
         reader: list.reader,
         paramsOf: m.paramsOfRows(list.shape, uses, operation, overrides),
         resolver,
-        writer: m.listWriter(list.shape, list.reader.columns, selection),
-        out: out.stream,
+        writer: m.listWriter(list.shape, list.reader.columns, selection, {
+          entity,
+          formulaGuard: opts.formulaGuard,
+        }),
+        out,
         onProgress: (c) => bar.update(list.input.bytesRead(), c.rows, c.byStatus.matched),
         onMalformed: (line, reason) => process.stderr.write(`${list.input.name}:${line}: ${reason}\n`),
       })

@@ -1,6 +1,7 @@
 // What `enrich import` says besides its summary: every failure named with its file, rejected lines capped,
 // and a hint when nearly every line of a file was rejected (a people file imported as companies).
 import { access, constants, stat } from 'node:fs/promises';
+import { type FileKind, fileKind, readHead } from '../ingest/file-kind.js';
 import { ImportInterruptedError, likelyEntity, type Rejection } from '../ingest/index.js';
 import type { Entity } from '../store/store.js';
 import { UsageError } from './options.js';
@@ -40,6 +41,53 @@ export async function checkImportable(file: string): Promise<void> {
   if (problem !== undefined) throw new UsageError(`${file}: ${problem}`);
 }
 
+/**
+ * What to do instead, for a file that holds no NDJSON records: a CSV (a list to match), a JSON array (records,
+ * but not one per line) or binary data. Undefined for NDJSON, an empty file, or other text (whose lines are
+ * rejected one by one, with the nearly-all hint). Never quotes binary bytes.
+ */
+export function wrongKind(file: string, entity: Entity, found: FileKind): string | undefined {
+  const name = shellWord(file);
+  switch (found.kind) {
+    case 'csv':
+      return (
+        `${file} looks like CSV (its first line: ${printable(JSON.stringify(found.header))}), not NDJSON: ` +
+        `enrich import takes records as JSON, one object per line. To match a list of ${entity} against the ` +
+        `store, use: enrich match ${entity} ${name}`
+      );
+    case 'json-array':
+      return (
+        `${file} holds a JSON array, not NDJSON: enrich import takes one record per line. ` +
+        `Write one per line first, e.g. jq -c '.[]' ${name} > ${entity}.ndjson`
+      );
+    case 'binary':
+      return (
+        `${file} is not text (${found.what ?? 'binary data'}): enrich import takes NDJSON, one JSON record ` +
+        'per line (plain or gzip)'
+      );
+    default:
+      return undefined;
+  }
+}
+
+/** Refuses, before anything is imported, a file that holds CSV, a JSON array or binary data. */
+export async function checkKind(file: string, entity: Entity): Promise<void> {
+  const problem = wrongKind(file, entity, fileKind(await readHead(file)));
+  if (problem !== undefined) throw new UsageError(problem);
+}
+
+/**
+ * Text as a terminal may show it: control characters (which could move the cursor or change colours), DEL,
+ * C1 controls and the replacement character of undecodable bytes written as escapes.
+ * @example printable('Unexpected token \u007f') // 'Unexpected token \\x7f'
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/g, (char) => {
+    const code = char.charCodeAt(0);
+    return code === 0xfffd ? '\\ufffd' : `\\x${code.toString(16).padStart(2, '0')}`;
+  });
+}
+
 /** The one-line error for a file whose import failed, `later` files being left unimported. */
 export function importFailure(file: string, error: unknown, later: number): Error {
   const interrupted = error instanceof ImportInterruptedError;
@@ -62,7 +110,9 @@ export class RejectionReport {
       return;
     }
     this.shown++;
-    process.stderr.write(`${this.file}:${rejection.line}: ${rejection.path}: ${rejection.message}\n`);
+    // A line of binary data quoted in a JSON parser's message must not reach the terminal as it is.
+    const text = printable(`${rejection.path}: ${rejection.message}`);
+    process.stderr.write(`${this.file}:${rejection.line}: ${text}\n`);
   }
 
   /** Says how many rejected lines were not shown, if any. */

@@ -304,6 +304,19 @@ describe('enrich match', () => {
     }
   });
 
+  it('refuses a list of binary data without echoing a byte of it', () => {
+    const file = list(
+      'list.xlsx',
+      Buffer.concat([Buffer.from('PK\u0003\u0004\u001b[2J'), Buffer.alloc(64, 0x1b)]),
+    );
+    const run = enrich(['match', 'people', file, '--db', db]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      'enrich: the list is not text (a ZIP archive (an Excel workbook?)): give CSV or NDJSON\n',
+    );
+  });
+
   it('says so when there is no store to match against, or no such input', () => {
     const file = list('one.csv', 'email\na@b.au\n');
     expect(enrich(['match', 'people', file, '--db', join(dir, 'none.db')]).stderr).toContain('no store at');

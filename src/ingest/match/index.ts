@@ -7,11 +7,12 @@ import { finished } from 'node:stream/promises';
 import { type FieldTree, projectRecord } from '../../lookup/fields.js';
 import { COMPANY_LOOKUP, type LookupOperation, PEOPLE_LOOKUP } from '../../lookup/operations.js';
 import type { Entity } from '../../store/store.js';
+import { fileKind } from '../file-kind.js';
 import { openCsvReader } from './csv-reader.js';
 import { CsvWriter, type ListWriter } from './csv-writer.js';
 import { detectShape, type ListShape } from './detect.js';
 import { type ListInput, openListInput, peekFirstLine } from './input.js';
-import type { ListRow, RowParams } from './list.js';
+import { ListError, type ListRow, type RowParams } from './list.js';
 import { type ColumnOverride, type ColumnUse, MemberMapping, rowParams } from './mapping.js';
 import { openNdjsonReader } from './ndjson-reader.js';
 import { NdjsonWriter } from './ndjson-writer.js';
@@ -50,7 +51,11 @@ export interface OpenList {
 /** Opens a list: a file or `-`, gzip or not, CSV or NDJSON as its first line says. */
 export async function openList(path: string): Promise<OpenList> {
   const input = await openListInput(path);
-  const { firstLine, chunks } = await peekFirstLine(input.chunks());
+  const { firstLine, head, chunks } = await peekFirstLine(input.chunks());
+  // Never echoed: a header row of binary bytes would be printed to the terminal as headers found.
+  const kind = fileKind(head);
+  if (kind.kind === 'binary')
+    throw new ListError(`the list is not text (${kind.what ?? 'binary data'}): give CSV or NDJSON`);
   const shape = detectShape(firstLine);
   const reader =
     shape.format === 'csv' ? await openCsvReader(chunks, shape.delimiter) : await openNdjsonReader(chunks);

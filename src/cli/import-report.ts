@@ -82,7 +82,8 @@ export async function checkKind(file: string, entity: Entity): Promise<void> {
  * @example printable('Unexpected token \u007f') // 'Unexpected token \\x7f'
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/g, (char) => {
+  return text.replace(/[\p{Cc}\ufffd]/gu, (char) => {
+    if (char === '\t' || char === '\n') return char;
     const code = char.charCodeAt(0);
     return code === 0xfffd ? '\\ufffd' : `\\x${code.toString(16).padStart(2, '0')}`;
   });

@@ -7,6 +7,7 @@ import { registerBackup } from './backup.js';
 import { registerData } from './data.js';
 import { registerGenerate } from './generate.js';
 import { registerKeys } from './keys.js';
+import { registerLookup } from './lookup.js';
 import { registerMatch } from './match.js';
 import { registerMigrate } from './migrate.js';
 import { acceptGlobalOptions, isBrokenPipe, STORE_HELP, UsageError } from './options.js';
@@ -42,6 +43,7 @@ const program = acceptGlobalOptions(
 registerServe(program);
 registerGenerate(program);
 registerData(program);
+registerLookup(program);
 registerMatch(program);
 registerKeys(program);
 registerUsage(program);

@@ -1,4 +1,5 @@
 // Options every command shares: where the store is (contract §7), and entity names.
+import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { ConfigError, defaultJournalDir, loadConnections } from '../config.js';
 import { describeStore, openStore, type StoreLocation } from '../store/open.js';
@@ -58,6 +59,27 @@ export function connections(env = process.env) {
 export function storeLocation(opts: { db?: string }, env = process.env): StoreLocation {
   const { databaseUrl, databaseReadUrl } = connections(env);
   return { dbPath: opts.db ?? env.ENRICH_DB ?? DEFAULT_DB, databaseUrl, databaseReadUrl };
+}
+
+/**
+ * The server a command works through, when it is to: --url (else ENRICH_URL, unless --db names a local store)
+ * with --token (else ENRICH_TOKEN); undefined for the local store.
+ */
+export function serverOf(opts: { db?: string; url?: string; token?: string }, env = process.env) {
+  const url = opts.url ?? (opts.db === undefined ? env.ENRICH_URL || undefined : undefined);
+  const token = opts.token ?? (env.ENRICH_TOKEN || undefined);
+  if (url === undefined) return undefined;
+  if (token === undefined) throw new UsageError('--url needs --token (or ENRICH_TOKEN)');
+  return { url, token };
+}
+
+/** Refuses a command on a SQLite store that is not there (opening it would create an empty one). */
+export function requireLocalStore(opts: { db?: string }): void {
+  const location = storeLocation(opts);
+  if (!location.databaseUrl && !existsSync(location.dbPath))
+    throw new UsageError(
+      `no store at ${location.dbPath}: import records first, or give --db, DATABASE_URL or --url`,
+    );
 }
 
 /** Opens the store for a command, runs `work`, and always closes it. */

@@ -12,7 +12,7 @@ import { COMPANY_LOOKUP, type LookupOperation, PEOPLE_LOOKUP } from '../../src/l
 import { Company } from '../../src/schemas/company.js';
 import { Person } from '../../src/schemas/person.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import { COMPANIES, PEOPLE, ROBERT, seed, type TestApp, testApp } from '../helpers/app.js';
+import { COMPANIES, listeningApp, PEOPLE, type TestApp } from '../helpers/app.js';
 import { enrich, enrichAsync } from '../helpers/cli.js';
 
 interface BulkApi {
@@ -202,9 +202,8 @@ describe('enrich match through the real server', () => {
   let url: string;
 
   beforeAll(async () => {
-    server = await testApp('sqlite');
-    await seed(server.store, 'people', [ROBERT]);
-    url = await server.app.listen({ port: 0, host: '127.0.0.1' });
+    server = await listeningApp();
+    url = (server as TestApp & { url: string }).url;
   });
 
   afterAll(() => server?.close());

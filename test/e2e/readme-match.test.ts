@@ -1,4 +1,4 @@
-// The README's `enrich match` examples print what the README shows, against the store `npm start` fills.
+// The README's `enrich match` and `enrich lookup` examples print what the README shows, against the store `npm start` fills.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,10 +9,10 @@ import { enrich } from '../helpers/cli.js';
 
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 
-/** The fenced blocks of the README's section on `enrich match`, in order, unindented. */
-function sectionBlocks(): string[] {
+/** The fenced blocks of a README section (`enrich match`'s by default), in order, unindented. */
+function sectionBlocks(heading = '### Matching a list: `enrich match`'): string[] {
   const text = readFileSync(README, 'utf8');
-  const start = text.indexOf('### Matching a list: `enrich match`');
+  const start = text.indexOf(heading);
   const end = text.slice(start + 1).search(/\n##+ /);
   const section = text.slice(start, end < 0 ? undefined : start + 1 + end);
   return [...section.matchAll(/^( *)```\w*\n([\s\S]*?)^\1```$/gm)].map(([, indent, body]) =>
@@ -45,6 +45,14 @@ describe('the README’s enrich match examples, against npm start', () => {
     expect(run.status).toBe(0);
     expect(untimed(run.stderr)).toBe(untimed(stderr));
     expect(run.stdout).toBe(csv);
+  });
+
+  it('looks one person up as printed', () => {
+    const [script, output] = sectionBlocks('### Looking one record up: `enrich lookup`') as [string, string];
+    const args = /^npx enrich (lookup .*)$/m.exec(script)![1]!.split(' ');
+    const run = enrich([...args, '--db', db]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(output);
   });
 
   it('matches the NDJSON list from stdin as printed', () => {

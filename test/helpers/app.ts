@@ -104,6 +104,13 @@ async function emptyStore(backend: Backend): Promise<{ store: Store; dispose(): 
   };
 }
 
+/** A test app on SQLite with ROBERT too, listening on a free port of 127.0.0.1: for a CLI to talk to. */
+export async function listeningApp(): Promise<TestApp & { url: string }> {
+  const t = await testApp('sqlite');
+  await seed(t.store, 'people', [ROBERT]);
+  return { ...t, url: await t.app.listen({ port: 0, host: '127.0.0.1' }) };
+}
+
 /** A test app over the hand-written records; `deps` adds settings (CORS origins, say). */
 export async function testApp(
   backend: Backend = 'sqlite',

@@ -10,6 +10,7 @@ import {
 import { createServer as createSecureServer } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { openAccounting } from './accounting/open.js';
+import { quotaStanding } from './accounting/usage-report.js';
 import { ProblemError } from './errors.js';
 import { BODY_LIMIT } from './http/body.js';
 import { BulkPath } from './http/bulk-path.js';
@@ -25,8 +26,9 @@ import { requestId } from './http/request-id.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
 import { UnauthenticatedLimit } from './limits/unauthenticated.js';
-import { createMetrics, type Metrics } from './metrics.js';
+import { createMetrics, type Metrics, observeService } from './metrics.js';
 import { registerOpenapi } from './openapi/document.js';
+import { notReady } from './readiness.js';
 import { registerBulk } from './routes/bulk.js';
 import { registerCompany } from './routes/company.js';
 import { registerDocs } from './routes/docs.js';
@@ -129,8 +131,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           location: deps.journal?.location,
           retentionDays: deps.auditRetentionDays ?? 365,
           onError: (error) => app.log.error({ err: error }, 'accounting journal write or fold failed'),
+          log: app.log,
         });
-  const turns = new TurnRelease(accounting, app.log);
+  const turns = new TurnRelease(accounting);
   lookups = new LookupPath({
     store,
     limiter,
@@ -195,7 +198,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBulk(app, bulk);
   registerUsage(app, { store, limiter, accounting });
   registerSearch(app, { store, limiter, accounting });
-  registerHealth(app, store, metrics);
+  registerHealth(app, store, metrics, accounting);
+  observeService(metrics, {
+    accounting,
+    ready: async () => (await notReady(store, accounting)) === undefined,
+    quotas: () => quotaStanding(store),
+  });
   registerDocs(app);
 
   app.addHook('onClose', async () => {

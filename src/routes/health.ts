@@ -1,8 +1,10 @@
 // The admin surface: liveness, readiness and Prometheus metrics; no token needed.
 import type { FastifyInstance } from 'fastify';
+import type { Accounting } from '../accounting/accounting.js';
 import { sendProblem, toProblem } from '../http/problem.js';
 import type { Metrics } from '../metrics.js';
 import { headers, publicResponses, responseRef } from '../openapi/components.js';
+import { notReady } from '../readiness.js';
 import type { Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
 
@@ -21,7 +23,12 @@ const statusResponse = (description: string, status: string) => ({
   },
 });
 
-export function registerHealth(app: FastifyInstance, store: Store, metrics: Metrics) {
+export function registerHealth(
+  app: FastifyInstance,
+  store: Store,
+  metrics: Metrics,
+  accounting?: Accounting | undefined,
+) {
   app.get(
     '/healthz',
     {
@@ -52,13 +59,12 @@ export function registerHealth(app: FastifyInstance, store: Store, metrics: Metr
       },
     },
     async (request, reply) => {
-      try {
-        await store.ping();
-        return { status: 'ready' };
-      } catch (error) {
-        request.log.warn({ err: error }, 'readiness check failed');
-        return sendProblem(request, reply, toProblem(new StoreUnavailableError({ cause: error })));
-      }
+      const problem = await notReady(store, accounting);
+      if (problem === undefined) return { status: 'ready' };
+      // A journal that cannot be written was logged once, when it began; a store that is gone is told here.
+      if (problem instanceof StoreUnavailableError)
+        request.log.warn({ err: problem }, 'readiness check failed');
+      return sendProblem(request, reply, toProblem(problem));
     },
   );
 

@@ -78,8 +78,8 @@ async function serve(deps: SearchDeps, spec: SearchSpec, request: FastifyRequest
     });
     try {
       deps.accounting.commit();
-    } catch (error) {
-      request.log.error({ err: error }, 'accounting journal write failed: answering 503');
+    } catch {
+      // Logged by the journal's health, once when the failure starts and once when it ends.
       return sendProblem(request, reply, toProblem(new StoreUnavailableError()));
     }
   }

@@ -3,6 +3,7 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { type FileKind, fileKind, readHead } from '../ingest/file-kind.js';
 import { ImportInterruptedError, likelyEntity, type Rejection } from '../ingest/index.js';
+import { freeBytes, importEstimate, isDiskFull, ndjsonBytes } from '../ingest/space.js';
 import type { Entity } from '../store/store.js';
 import { UsageError } from './options.js';
 
@@ -89,13 +90,60 @@ export function printable(text: string): string {
   });
 }
 
-/** The one-line error for a file whose import failed, `later` files being left unimported. */
-export function importFailure(file: string, error: unknown, later: number): Error {
+/** Free space under which a failure of the store is taken for the disk filling up, whatever its code. */
+const NEARLY_FULL = 16 * 1024 * 1024;
+
+/** `1.2 GB`: a size for people. */
+export const bytesText = (bytes: number) => {
+  const units = ['bytes', 'kB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+};
+
+/**
+ * Refuses an import into a SQLite store at `dbPath` whose files' estimate (STORE_BYTES_PER_NDJSON_BYTE times
+ * their NDJSON) is more than the free space there; `--no-space-check` skips this.
+ */
+export async function checkSpace(files: readonly string[], dbPath: string): Promise<void> {
+  let ndjson = 0;
+  for (const file of files) ndjson += await ndjsonBytes(file);
+  const needed = importEstimate(ndjson);
+  const free = await freeBytes(dbPath);
+  if (free >= needed) return;
+  throw new UsageError(
+    `the import may need about ${bytesText(needed)} beside ${dbPath} (${bytesText(ndjson)} of NDJSON, ` +
+      `about 4 times that in the store); ${bytesText(free)} are free. Free some space, or give ` +
+      '--no-space-check to import anyway: what an import commits before the disk fills stays, and running ' +
+      'it again completes it',
+  );
+}
+
+/** True when a failed import ran out of disk: its error says so, or the store's disk is (nearly) full now. */
+export async function ranOutOfSpace(error: unknown, dbPath: string | undefined): Promise<boolean> {
+  if (isDiskFull(error)) return true;
+  if (dbPath === undefined) return false;
+  return (await freeBytes(dbPath).catch(() => Number.POSITIVE_INFINITY)) < NEARLY_FULL;
+}
+
+/**
+ * The one-line error for a file whose import failed, `later` files being left unimported; for a disk that
+ * filled, what to do: its committed records stay, and the same import run again completes it (an upsert).
+ */
+export function importFailure(file: string, error: unknown, later: number, diskFull = false): Error {
   const interrupted = error instanceof ImportInterruptedError;
-  const reason = reasonOf(interrupted ? error.cause : error);
+  const cause = interrupted ? error.cause : error;
+  const reason = diskFull ? `the disk is full (${reasonOf(cause)})` : reasonOf(cause);
   const committed = interrupted ? `; ${error.committed} records of it were committed before the failure` : '';
+  const again = diskFull
+    ? '. Free some space and run the same import again to complete it (records already in are updated, not duplicated)'
+    : '';
   const rest = later > 0 ? `; the ${later} file(s) after it were not imported` : '';
-  return new Error(`${file}: ${reason}${committed}${rest}`, { cause: error });
+  return new Error(`${file}: ${reason}${committed}${rest}${again}`, { cause: error });
 }
 
 /** A file's rejected lines on stderr as `FILE:LINE: $.path: reason`: the first REJECTIONS_SHOWN of them. */

@@ -88,11 +88,16 @@ export async function withOpenStore<T>(
   work: (store: Store) => Promise<T>,
 ): Promise<T> {
   const store = await openStore(storeLocation(opts));
+  let result: T;
   try {
-    return await work(store);
-  } finally {
-    await store.close();
+    result = await work(store);
+  } catch (error) {
+    // What went wrong is the work's failure; a store that then fails to close too (a full disk) says less.
+    await store.close().catch(() => {});
+    throw error;
   }
+  await store.close();
+  return result;
 }
 
 /**

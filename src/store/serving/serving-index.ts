@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type Database, open, type RootDatabase } from 'lmdb';
+import { withCommitted } from '../committed.js';
 import type { Entity, IdentifierKind, ServedRecord } from '../store.js';
 import { applyChange, buildEntity, type EntityDbs, encodeRow, served } from './entity.js';
 import { CROWDED, listedIds } from './id-lists.js';
@@ -181,9 +182,11 @@ export class ServingIndex {
   ): T {
     const intent = randomUUID();
     this.intents.putSync(intent, { writer: thisWriter(), entity: scope, ids: [...ids] });
+    let committed: { result: T } | undefined;
     try {
       return this.env.transactionSync(() => {
         const { result, changes = [], generation } = commit();
+        committed = { result };
         if (scope === 'keys') this.bumpKeys();
         else for (const change of changes) applyChange(this.dbs[scope], change);
         if (generation !== undefined) this.meta.putSync('generation', generation);
@@ -193,7 +196,7 @@ export class ServingIndex {
       });
     } catch (error) {
       this.abandon(intent);
-      throw error;
+      throw committed === undefined ? error : withCommitted(error, committed.result);
     }
   }
 
@@ -211,10 +214,18 @@ export class ServingIndex {
    * lock (so other writers' changes keep their order), and its records are put here as they are; their
    * identifiers wait for `build`.
    */
-  bulkWrite(entity: Entity, commit: () => SourceRow[]): void {
-    this.env.transactionSync(() => {
-      for (const row of commit()) this.dbs[entity].records.putSync(row.id, encodeRow(row));
-    });
+  bulkWrite<T>(entity: Entity, commit: () => { rows: SourceRow[]; result: T }): T {
+    let committed: { result: T } | undefined;
+    try {
+      this.env.transactionSync(() => {
+        const { rows, result } = commit();
+        committed = { result };
+        for (const row of rows) this.dbs[entity].records.putSync(row.id, encodeRow(row));
+      });
+    } catch (error) {
+      throw committed === undefined ? error : withCommitted(error, committed.result);
+    }
+    return committed!.result;
   }
 
   /**

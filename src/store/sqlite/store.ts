@@ -133,12 +133,7 @@ export class SqliteStore implements Store {
         this.snapshot?.end();
         const rows = records.map(bulkRow);
         if (!this.index) return this.bulk.write(entity, rows);
-        let counts: UpsertCounts = { inserted: 0, updated: 0 };
-        this.index.bulkWrite(entity, () => {
-          counts = this.bulk.write(entity, rows);
-          return rows;
-        });
-        return counts;
+        return this.index.bulkWrite(entity, () => ({ rows, result: this.bulk.write(entity, rows) }));
       },
       finish: async () => {
         this.snapshot?.end();
@@ -321,7 +316,11 @@ export class SqliteStore implements Store {
     this.snapshot?.end();
     await this.index?.close();
     if (!this.db.open) return;
-    if (!this.db.readonly) this.db.pragma('optimize');
+    try {
+      if (!this.db.readonly) this.db.pragma('optimize');
+    } catch {
+      // Statistics for the planner, best effort: on a full disk the store must still close.
+    }
     this.db.close();
   }
 }

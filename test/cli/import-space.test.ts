@@ -58,5 +58,5 @@ describe.skipIf(!mounted)('enrich import on a disk too small for it', () => {
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/12000 people imported/);
     expect(stored()).toBe(12_000);
-  });
+  }, 180_000);
 });

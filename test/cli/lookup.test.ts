@@ -164,7 +164,7 @@ describe('enrich lookup through a server', () => {
       if (local.status === 0) expect(remote.stdout).toBe(local.stdout);
       else expect(withoutId(remote.stdout)).toEqual(withoutId(local.stdout));
     }
-  });
+  }, 120_000);
 
   it('takes ENRICH_URL and ENRICH_TOKEN, and shows what matched from the headers', async () => {
     const run = await enrichAsync(

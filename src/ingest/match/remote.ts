@@ -7,7 +7,11 @@ import { MALFORMED } from './local.js';
 /** The bulk API's largest request. */
 export const BULK_MAX_ITEMS = 1000;
 
-const QUOTA_EXCEEDED: RowOutcome = { status: 'quota_exceeded' };
+/** A row not sent once the server has said the key's quota is used up. */
+const QUOTA_EXCEEDED: RowOutcome = {
+  status: 'quota_exceeded',
+  problem: "Not sent: the server said this key's monthly quota is used up.",
+};
 
 function rowOutcome(result: BulkResult): RowOutcome {
   if (result.status === 'matched' && result.record) {

@@ -6,6 +6,7 @@ import { ImportInterruptedError, likelyEntity, type Rejection } from '../ingest/
 import { freeBytes, importEstimate, isDiskFull, ndjsonBytes } from '../ingest/space.js';
 import type { Entity } from '../store/store.js';
 import { UsageError } from './options.js';
+import { printable } from './printable.js';
 
 /** Rejected lines printed per file; past them, one line says how many more there were. */
 export const REJECTIONS_SHOWN = 100;
@@ -75,19 +76,6 @@ export function wrongKind(file: string, entity: Entity, found: FileKind): string
 export async function checkKind(file: string, entity: Entity): Promise<void> {
   const problem = wrongKind(file, entity, fileKind(await readHead(file)));
   if (problem !== undefined) throw new UsageError(problem);
-}
-
-/**
- * Text as a terminal may show it: control characters (which could move the cursor or change colours), DEL,
- * C1 controls and the replacement character of undecodable bytes written as escapes.
- * @example printable('Unexpected token \u007f') // 'Unexpected token \\x7f'
- */
-export function printable(text: string): string {
-  return text.replace(/[\p{Cc}\ufffd]/gu, (char) => {
-    if (char === '\t' || char === '\n') return char;
-    const code = char.charCodeAt(0);
-    return code === 0xfffd ? '\\ufffd' : `\\x${code.toString(16).padStart(2, '0')}`;
-  });
 }
 
 /** Free space under which a failure of the store is taken for the disk filling up, whatever its code. */

@@ -1,7 +1,8 @@
 // What `enrich lookup` makes of its command line and prints of an answer: the query its options give, the
 // answer as text or as the bytes served, and an exit code per outcome. Pure: the command only runs them.
-import { printable } from './import-report.js';
+
 import { UsageError } from './options.js';
+import { printable } from './printable.js';
 
 /** A lookup's answer, local or from a server: the status and body as served, and the headers shown. */
 export interface LookupReply {

@@ -12,7 +12,7 @@ export interface JournalLog {
 
 export interface JournalHealthOptions {
   log: JournalLog;
-  /** Throws while the journal still cannot be written; by default, writes and removes a probe file in `dir`. */
+  /** Throws while the journal still cannot be written (a server's: probeDirectory of the journal's directory). */
   probe: () => void;
   /** How often the probe runs while the journal fails. Default 1 s. */
   probeEveryMs?: number;

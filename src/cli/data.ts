@@ -22,8 +22,8 @@ export function registerData(program: Command) {
       const { importFile } = await import('../ingest/index.js');
       const report = await import('./import-report.js');
       // Every path checked first: a mistyped one is refused before anything is imported.
-      // A CSV, a JSON array or binary data: refused at once with what to do, rather than a line error a line.
       for (const file of files) await report.checkImportable(file);
+      // A CSV, a JSON array or binary data: refused at once with what to do, rather than a line error a line.
       for (const file of files) await report.checkKind(file, entity);
       const { dbPath, databaseUrl } = storeLocation(opts);
       const local = databaseUrl ? undefined : dbPath; // PostgreSQL's disk is the server's, not told here

@@ -139,5 +139,5 @@ describe('options every command takes', () => {
       for (const line of help.split('\n'))
         expect(line, `enrich ${path.join(' ')}`).not.toMatch(/\(default[ :][^)]*\).*\(default[ :]/);
     }
-  });
+  }, 120_000); // a process per command: slow on a loaded machine
 });

@@ -10,6 +10,7 @@ import {
 import { createServer as createSecureServer } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { openAccounting } from './accounting/open.js';
+import { quotaStanding } from './accounting/usage-report.js';
 import { ProblemError, toProblem } from './errors.js';
 import { Admission } from './http/admission.js';
 import { BODY_LIMIT } from './http/body.js';
@@ -29,8 +30,9 @@ import { RequestLog } from './http/request-log.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
 import { UnauthenticatedLimit } from './limits/unauthenticated.js';
-import { createMetrics, type Metrics } from './metrics.js';
+import { createMetrics, type Metrics, observeService } from './metrics.js';
 import { registerOpenapi } from './openapi/document.js';
+import { notReady } from './readiness.js';
 import { registerBulk } from './routes/bulk.js';
 import { registerCompany } from './routes/company.js';
 import { registerDocs } from './routes/docs.js';
@@ -138,8 +140,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           location: deps.journal?.location,
           retentionDays: deps.auditRetentionDays ?? 365,
           onError: (error) => app.log.error({ err: error }, 'accounting journal write or fold failed'),
+          log: app.log,
         });
-  const turns = new TurnRelease(accounting, app.log);
+  const turns = new TurnRelease(accounting);
   const requests = new RequestLog(metrics, app.log, deps.accessLog ?? false);
   // Every keyed request's steps, the fast lookup path's included.
   const admission = new Admission({ keys: store, limiter, quota, unauthenticated, accounting });
@@ -189,7 +192,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBulk(app, bulk);
   registerUsage(app, { store, accounting });
   registerSearch(app, { store });
-  registerHealth(app, store);
+  registerHealth(app, store, accounting);
+  observeService(metrics, {
+    accounting,
+    ready: async () => (await notReady(store, accounting)) === undefined,
+    quotas: () => quotaStanding(store),
+  });
   if (!deps.metricsElsewhere) {
     registerMetrics(app, metrics, deps.metricsToken, (req, problem) => admission.turn(req, problem));
   }

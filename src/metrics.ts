@@ -1,5 +1,14 @@
-// Prometheus metrics: requests and latency by route and status, lookups by outcome.
-import { Counter, collectDefaultMetrics, type Metric, type MetricValueWithName, Registry } from 'prom-client';
+// Prometheus metrics: requests and latency by route and status, lookups by outcome, and the state an operator
+// is alerted on (readiness, the accounting journal, quotas nearly spent; docs/prometheus/alerts.yml).
+import {
+  type Aggregator,
+  Counter,
+  collectDefaultMetrics,
+  type Metric,
+  type MetricValueWithName,
+  Registry,
+} from 'prom-client';
+import type { Accounting } from './accounting/accounting.js';
 
 type MetricValue = MetricValueWithName<string>;
 
@@ -84,23 +93,104 @@ export class LookupTally {
   }
 }
 
-/** A metric whose values are computed at scrape time, registered beside prom-client's own. */
+/**
+ * A metric whose values are computed at scrape time, registered beside prom-client's own. `aggregator` is how
+ * a cluster's workers' values are combined: summed, or the most (a lag) or the least (readiness) of them.
+ */
 function register(
   registry: Registry,
   name: string,
   help: string,
-  type: 'counter' | 'histogram',
-  values: () => MetricValue[],
+  type: 'counter' | 'histogram' | 'gauge',
+  values: () => MetricValue[] | Promise<MetricValue[]>,
+  aggregator: Aggregator = 'sum',
 ): void {
   const metric = {
     name,
     help,
     type,
-    aggregator: 'sum',
-    get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
+    aggregator,
+    get: async () => ({ name, help, type, aggregator, values: await values() }),
     reset: () => {},
   };
   registry.registerMetric(metric as unknown as Metric);
+}
+
+/** A key's monthly quota and the matched lookups it has used of it this month. */
+export interface QuotaStanding {
+  key: string;
+  quota: number;
+  used: number;
+}
+
+/** What the service's state gauges read at scrape time. */
+export interface ServiceState {
+  /** True when /readyz would answer 200. */
+  ready(): Promise<boolean>;
+  /** Audit and metering: the journal's health and fold lag; none when accounting is off. */
+  accounting: Accounting | undefined;
+  /** Every active key with a quota. */
+  quotas(): Promise<QuotaStanding[]>;
+}
+
+/**
+ * Registers the gauges an operator is alerted on: readiness, the accounting journal (writable? folded how
+ * long ago?) and each key's quota and use. Values are read when /metrics is scraped, never on a request.
+ */
+export function observeService(metrics: Metrics, state: ServiceState): void {
+  const { registry } = metrics;
+  const one = (value: number): MetricValue[] => [{ labels: {}, value }];
+  register(
+    registry,
+    'enrich_ready',
+    '1 when /readyz answers 200: the store answers and the accounting journal can be written',
+    'gauge',
+    async () => one((await state.ready()) ? 1 : 0),
+    'min',
+  );
+  const { accounting } = state;
+  if (accounting !== undefined) {
+    register(
+      registry,
+      'enrich_accounting_journal_failing',
+      'Processes whose accounting journal cannot be written (a full disk): their keyed requests get 503',
+      'gauge',
+      () => one(accounting.health?.failing ? 1 : 0),
+    );
+    register(
+      registry,
+      'enrich_accounting_journal_write_failures_total',
+      'Commits of the accounting journal that failed',
+      'counter',
+      () => one(accounting.health?.failures ?? 0),
+    );
+    register(
+      registry,
+      'enrich_accounting_fold_lag_seconds',
+      'Seconds since the last complete fold of the accounting journal into the store began: no lookup has waited longer to reach usage and audit reports',
+      'gauge',
+      () => one(accounting.foldLagSeconds?.() ?? 0),
+      'max',
+    );
+  }
+  const byKey = (pick: (q: QuotaStanding) => number) => async () =>
+    (await state.quotas()).map((q) => ({ labels: { key: q.key }, value: pick(q) }));
+  register(
+    registry,
+    'enrich_key_quota',
+    'Matched lookups a month a key may make, per key with a quota',
+    'gauge',
+    byKey((q) => q.quota),
+    'max',
+  );
+  register(
+    registry,
+    'enrich_key_quota_used',
+    'Matched lookups a key has made this month (UTC), per key with a quota, as folded into the store',
+    'gauge',
+    byKey((q) => q.used),
+    'max',
+  );
 }
 
 export interface Metrics {

@@ -1,5 +1,6 @@
 // What the lookup path asks of accounting: record a keyed lookup, and send its reply once that record is kept.
 import type { Operation } from '../vocabulary/operations.js';
+import type { JournalHealth } from './journal-health.js';
 
 /** One keyed lookup as audited and metered: parameter names (never values), record ids disclosed, status. */
 export interface LookupRecord {
@@ -23,6 +24,10 @@ export interface Accounting {
   append(lookup: LookupRecord): void;
   /** Writes what is buffered; throws when it could not be written (the replies must then not go out). */
   commit(): void;
+  /** Whether the journal can be written now; a failure is logged by it, once. */
+  readonly health?: JournalHealth | undefined;
+  /** Seconds the oldest lookup not yet in the store may have waited: since the last complete fold began. */
+  foldLagSeconds?(): number;
   /** Resolves once every lookup committed so far is in the store (usage reports read it there). */
   foldNow(): Promise<void>;
   /**

@@ -16,6 +16,8 @@ export interface FoldWorkerInput {
 export type FoldRequest = { op: 'fold'; id: number } | { op: 'close' };
 export type FoldReply =
   | { id: number; folded: number }
+  /** After each timed run that succeeded: what the folder's `foldedUpTo` now is. */
+  | { foldedUpTo: number }
   | { id: number; error: string }
   | { closed: true; folded: number };
 
@@ -81,7 +83,12 @@ async function run() {
   const store = await opened;
   if (!store || closing) return;
   folder = new JournalFolder(store, dir, { retentionDays });
-  timer = setInterval(() => void folder?.fold().catch(report), everyMs);
+  timer = setInterval(() => {
+    folder
+      ?.fold()
+      .then(() => port.postMessage({ foldedUpTo: folder!.foldedUpTo } satisfies FoldReply))
+      .catch(report);
+  }, everyMs);
 }
 
 void run().catch((error: unknown) => {

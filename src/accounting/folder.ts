@@ -36,6 +36,11 @@ async function readRange(path: string, position: number, length: number): Promis
 export class JournalFolder {
   private running: Promise<number> | undefined;
   private prunedAt = 0;
+  /**
+   * When the last run that folded everything it found began (ms since the epoch; the folder's creation before
+   * any): every lookup committed before it is in the store. Its age is the journal's fold lag.
+   */
+  foldedUpTo = Date.now();
 
   constructor(
     private readonly store: AccountingStore,
@@ -68,6 +73,7 @@ export class JournalFolder {
   }
 
   private async foldAll(everyone: boolean): Promise<number> {
+    const started = Date.now();
     let folded = 0;
     const self = thisWriter();
     for (const segment of listSegments(this.dir)) {
@@ -76,6 +82,7 @@ export class JournalFolder {
       folded += await this.foldSegment(segment);
     }
     await this.pruneDaily();
+    this.foldedUpTo = Math.max(this.foldedUpTo, started);
     return folded;
   }
 

@@ -10,6 +10,7 @@ import type { FoldReply, FoldRequest, FoldWorkerInput } from './fold-worker.js';
 import { JournalFolder } from './folder.js';
 import type { JournalWriter } from './journal.js';
 import { journalLine } from './journal-format.js';
+import type { JournalHealth } from './journal-health.js';
 
 /** Folds the journal into the store. */
 export interface Folds {
@@ -17,6 +18,8 @@ export interface Folds {
   foldNow(): Promise<number>;
   /** Folds what is left and stops; resolves with how many lookups that last fold put in the store. */
   close(): Promise<number>;
+  /** When the last complete fold began (ms since the epoch): every lookup committed before is folded. */
+  foldedUpTo(): number;
 }
 
 /** Folding on this thread, every `everyMs` (an in-memory store, which another thread cannot open). */
@@ -35,6 +38,7 @@ export function foldHere(
       clearInterval(timer);
       return folder.foldNow();
     },
+    foldedUpTo: () => folder.foldedUpTo,
   };
 }
 
@@ -52,8 +56,13 @@ export function foldInWorker(
   let next = 0;
   let closed: ((folded: number) => void) | undefined;
   let exited = false;
+  let foldedUpTo = Date.now();
   worker.on('message', (reply: FoldReply) => {
     if ('closed' in reply) return closed?.(reply.folded);
+    if ('foldedUpTo' in reply) {
+      foldedUpTo = reply.foldedUpTo;
+      return;
+    }
     const waiter = waiting.get(reply.id);
     waiting.delete(reply.id);
     if ('error' in reply) {
@@ -89,6 +98,7 @@ export function foldInWorker(
         closed = resolve;
         send({ op: 'close' });
       }),
+    foldedUpTo: () => foldedUpTo,
   };
 }
 
@@ -99,6 +109,7 @@ export class JournalAccounting implements Accounting {
     private readonly writer: JournalWriter,
     private readonly folds: Folds,
     private readonly onError: (error: unknown) => void,
+    readonly health?: JournalHealth,
   ) {}
 
   append(lookup: LookupRecord): void {
@@ -106,12 +117,24 @@ export class JournalAccounting implements Accounting {
   }
 
   commit(): void {
-    this.writer.commit();
+    const records = this.writer.waiting;
+    try {
+      this.writer.commit();
+    } catch (error) {
+      this.health?.failed(error, records);
+      throw error;
+    }
+    if (records > 0) this.health?.succeeded();
   }
 
   async foldNow(): Promise<void> {
-    this.writer.commit();
+    this.commit();
     await this.folds.foldNow();
+  }
+
+  /** Seconds since the start of the last complete fold: no committed lookup has waited longer to be folded. */
+  foldLagSeconds(now = Date.now()): number {
+    return Math.max(0, (now - this.folds.foldedUpTo()) / 1000);
   }
 
   /**
@@ -122,6 +145,7 @@ export class JournalAccounting implements Accounting {
   async close(): Promise<number> {
     if (this.closed) return 0;
     this.closed = true;
+    this.health?.close();
     this.writer.close();
     return this.folds.close().catch((error: unknown) => {
       this.onError(error);

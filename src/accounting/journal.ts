@@ -84,6 +84,11 @@ export class JournalWriter {
     return this.pending.length > 0;
   }
 
+  /** How many lines wait to be committed. */
+  get waiting(): number {
+    return this.pending.length;
+  }
+
   /**
    * Writes the buffered lines. When they cannot all be written (a full disk), the segment is cut back to
    * its last whole commit and they are dropped, then the error is thrown: their replies must not go out.

@@ -6,6 +6,7 @@ import type { AccountingStore } from '../store/accounting.js';
 import type { StoreLocation } from '../store/open.js';
 import { JournalWriter } from './journal.js';
 import { foldHere, foldInWorker, JournalAccounting } from './journal-accounting.js';
+import { JournalHealth, type JournalLog, probeDirectory } from './journal-health.js';
 
 /** How often the journal is folded into the store. */
 export const FOLD_EVERY_MS = 200;
@@ -18,7 +19,11 @@ export interface AccountingOptions {
   /** Audit entries older than this many days are pruned at start and daily. */
   retentionDays?: number;
   onError: (error: unknown) => void;
+  /** Where a journal that cannot be written is reported, once when it starts and once when it ends. */
+  log?: JournalLog;
 }
+
+const SILENT: JournalLog = { error: () => {}, info: () => {} };
 
 /**
  * Opens the journal and its folding.
@@ -33,6 +38,7 @@ export function openAccounting(store: AccountingStore, options: AccountingOption
   const removeTemporary = temporary
     ? {
         foldNow: () => folds.foldNow(),
+        foldedUpTo: () => folds.foldedUpTo(),
         close: async () => {
           const folded = await folds.close();
           rmSync(temporary, { recursive: true, force: true });
@@ -40,5 +46,6 @@ export function openAccounting(store: AccountingStore, options: AccountingOption
         },
       }
     : folds;
-  return new JournalAccounting(new JournalWriter(dir), removeTemporary, options.onError);
+  const health = new JournalHealth({ log: options.log ?? SILENT, probe: probeDirectory(dir) });
+  return new JournalAccounting(new JournalWriter(dir), removeTemporary, options.onError, health);
 }

@@ -1,5 +1,6 @@
 // Usage rows summed and merged: shared by GET /v1/usage, `enrich usage` and `enrich keys show`.
-import type { UsageCounts, UsageRow } from '../store/accounting.js';
+import type { AccountingStore, UsageCounts, UsageRow } from '../store/accounting.js';
+import type { KeyStore } from '../store/keys.js';
 
 export const COUNTERS = ['requests', 'matched', 'not_found', 'ambiguous', 'rejected'] as const;
 
@@ -34,3 +35,17 @@ export function mergeUsage(rows: readonly UsageRow[]): UsageRow[] {
 
 /** The first day of the quota period (calendar month, UTC) of a moment, 'YYYY-MM-01'. */
 export const monthStart = (at: Date) => `${at.toISOString().slice(0, 7)}-01`;
+
+/** Every key in use (not revoked, not expired) that has a quota: its quota and what it used this month. */
+export async function quotaStanding(store: KeyStore & Pick<AccountingStore, 'quotaUsed'>, now = new Date()) {
+  const period = monthStart(now).slice(0, 7);
+  const live = (await store.listKeys()).filter(
+    (k) =>
+      k.quota !== null &&
+      k.revoked_at === null &&
+      (k.expires_at === null || Date.parse(k.expires_at) > now.getTime()),
+  );
+  return Promise.all(
+    live.map(async (k) => ({ key: k.id, quota: k.quota!, used: await store.quotaUsed(k.id, period) })),
+  );
+}

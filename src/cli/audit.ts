@@ -1,6 +1,7 @@
 // enrich audit --record ID | --key ID [--since DATE] [--json]: who looked a record up, what a key looked up;
 // newest first, since the latest lookups are the ones asked about.
 import type { Command } from 'commander';
+import { knownKey } from './key-report.js';
 import { calendarDay, wholeNumber, withReportStore, withStore } from './options.js';
 import { formatTable } from './table.js';
 
@@ -22,6 +23,7 @@ export function registerAudit(program: Command) {
       }
       const limit: number = opts.limit ?? DEFAULT_LIMIT;
       await withReportStore(opts, async (store) => {
+        if (opts.key !== undefined) await knownKey(store, opts.key);
         const names = new Map((await store.listKeys()).map((k) => [k.id, k.name]));
         const entries = (
           await store.audit({

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import type { Entity } from '../vocabulary/entities.js';
-import { collect, parseEntity, UsageError, withOpenStore, withStore } from './options.js';
+import { collect, parseEntity, storeLocation, UsageError, withOpenStore, withStore } from './options.js';
 import { progressBar } from './progress.js';
 
 const MB = 1024 * 1024;
@@ -14,11 +14,20 @@ export function registerData(program: Command) {
     .description('import NDJSON (optionally gzip) files; upserts by id; exit 1 if any line was rejected')
     .argument('<entity>', 'people or companies', parseEntity)
     .argument('<files...>', 'NDJSON files, one record per line')
+    .option(
+      '--no-space-check',
+      'import even when the free space beside the SQLite store is less than the estimate (4 × the NDJSON)',
+    )
     .action(async (entity: Entity, files: string[], opts) => {
       const { importFile } = await import('../ingest/index.js');
       const report = await import('./import-report.js');
       // Every path checked first: a mistyped one is refused before anything is imported.
       for (const file of files) await report.checkImportable(file);
+      // A CSV, a JSON array or binary data: refused at once with what to do, rather than a line error a line.
+      for (const file of files) await report.checkKind(file, entity);
+      const { dbPath, databaseUrl } = storeLocation(opts);
+      const local = databaseUrl ? undefined : dbPath; // PostgreSQL's disk is the server's, not told here
+      if (local !== undefined && opts.spaceCheck) await report.checkSpace(files, local);
       let rejected = 0;
       await withOpenStore(opts, async (store) => {
         for (const [n, file] of files.entries()) {
@@ -29,9 +38,10 @@ export function registerData(program: Command) {
               bar.update(Math.round(p.bytesRead / MB), Math.max(1, Math.round(p.totalBytes / MB))),
             onReject: (r) => rejections.add(r),
           })
-            .catch((error: unknown) =>
-              Promise.reject(report.importFailure(file, error, files.length - n - 1)),
-            )
+            .catch(async (error: unknown) => {
+              const full = await report.ranOutOfSpace(error, local);
+              throw report.importFailure(file, error, files.length - n - 1, full);
+            })
             .finally(() => {
               bar.stop();
               rejections.finish();

@@ -9,7 +9,7 @@ export function registerGenerate(program: Command) {
     .description('write DIR/companies.ndjson and DIR/people.ndjson (or .ndjson.gz), deterministic for a seed')
     .requiredOption('--companies <n>', 'number of companies', wholeNumber(1))
     .requiredOption('--people <n>', 'number of people', wholeNumber(0))
-    .option('--seed <n>', 'seed (default 1)', wholeNumber(0), 1)
+    .option('--seed <n>', 'seed', wholeNumber(0), 1)
     .option(
       '--id-start <n>',
       "number the records from N (default: the seed's block, (seed mod 10000) × 10^8); sets whose numbers do not overlap share no id, domain, slug or e-mail",

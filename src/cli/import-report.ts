@@ -1,9 +1,12 @@
 // What `enrich import` says besides its summary: every failure named with its file, rejected lines capped,
 // and a hint when nearly every line of a file was rejected (a people file imported as companies).
 import { access, constants, stat } from 'node:fs/promises';
+import { type FileKind, fileKind, readHead } from '../ingest/file-kind.js';
 import { ImportInterruptedError, likelyEntity, type Rejection } from '../ingest/index.js';
+import { freeBytes, importEstimate, isDiskFull, ndjsonBytes } from '../ingest/space.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { UsageError } from './options.js';
+import { printable } from './printable.js';
 
 /** Rejected lines printed per file; past them, one line says how many more there were. */
 export const REJECTIONS_SHOWN = 100;
@@ -40,13 +43,95 @@ export async function checkImportable(file: string): Promise<void> {
   if (problem !== undefined) throw new UsageError(`${file}: ${problem}`);
 }
 
-/** The one-line error for a file whose import failed, `later` files being left unimported. */
-export function importFailure(file: string, error: unknown, later: number): Error {
+/**
+ * What to do instead, for a file that holds no NDJSON records: a CSV (a list to match), a JSON array (records,
+ * but not one per line) or binary data. Undefined for NDJSON, an empty file, or other text (whose lines are
+ * rejected one by one, with the nearly-all hint). Never quotes binary bytes.
+ */
+export function wrongKind(file: string, entity: Entity, found: FileKind): string | undefined {
+  const name = shellWord(file);
+  switch (found.kind) {
+    case 'csv':
+      return (
+        `${file} looks like CSV (its first line: ${printable(JSON.stringify(found.header))}), not NDJSON: ` +
+        `enrich import takes records as JSON, one object per line. To match a list of ${entity} against the ` +
+        `store, use: enrich match ${entity} ${name}`
+      );
+    case 'json-array':
+      return (
+        `${file} holds a JSON array, not NDJSON: enrich import takes one record per line. ` +
+        `Write one per line first, e.g. jq -c '.[]' ${name} > ${entity}.ndjson`
+      );
+    case 'binary':
+      return (
+        `${file} is not text (${found.what ?? 'binary data'}): enrich import takes NDJSON, one JSON record ` +
+        'per line (plain or gzip)'
+      );
+    default:
+      return undefined;
+  }
+}
+
+/** Refuses, before anything is imported, a file that holds CSV, a JSON array or binary data. */
+export async function checkKind(file: string, entity: Entity): Promise<void> {
+  const problem = wrongKind(file, entity, fileKind(await readHead(file)));
+  if (problem !== undefined) throw new UsageError(problem);
+}
+
+/** Free space under which a failure of the store is taken for the disk filling up, whatever its code. */
+const NEARLY_FULL = 16 * 1024 * 1024;
+
+/** `1.2 GB`: a size for people. */
+export const bytesText = (bytes: number) => {
+  const units = ['bytes', 'kB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+};
+
+/**
+ * Refuses an import into a SQLite store at `dbPath` whose files' estimate (STORE_BYTES_PER_NDJSON_BYTE times
+ * their NDJSON) is more than the free space there; `--no-space-check` skips this.
+ */
+export async function checkSpace(files: readonly string[], dbPath: string): Promise<void> {
+  let ndjson = 0;
+  for (const file of files) ndjson += await ndjsonBytes(file);
+  const needed = importEstimate(ndjson);
+  const free = await freeBytes(dbPath);
+  if (free >= needed) return;
+  throw new UsageError(
+    `the import may need about ${bytesText(needed)} beside ${dbPath} (${bytesText(ndjson)} of NDJSON, ` +
+      `about 4 times that in the store); ${bytesText(free)} are free. Free some space, or give ` +
+      '--no-space-check to import anyway: what an import commits before the disk fills stays, and running ' +
+      'it again completes it',
+  );
+}
+
+/** True when a failed import ran out of disk: its error says so, or the store's disk is (nearly) full now. */
+export async function ranOutOfSpace(error: unknown, dbPath: string | undefined): Promise<boolean> {
+  if (isDiskFull(error)) return true;
+  if (dbPath === undefined) return false;
+  return (await freeBytes(dbPath).catch(() => Number.POSITIVE_INFINITY)) < NEARLY_FULL;
+}
+
+/**
+ * The one-line error for a file whose import failed, `later` files being left unimported; for a disk that
+ * filled, what to do: its committed records stay, and the same import run again completes it (an upsert).
+ */
+export function importFailure(file: string, error: unknown, later: number, diskFull = false): Error {
   const interrupted = error instanceof ImportInterruptedError;
-  const reason = reasonOf(interrupted ? error.cause : error);
+  const cause = interrupted ? error.cause : error;
+  const reason = diskFull ? `the disk is full (${reasonOf(cause)})` : reasonOf(cause);
   const committed = interrupted ? `; ${error.committed} records of it were committed before the failure` : '';
+  const again = diskFull
+    ? '. Free some space and run the same import again to complete it (records already in are updated, not duplicated)'
+    : '';
   const rest = later > 0 ? `; the ${later} file(s) after it were not imported` : '';
-  return new Error(`${file}: ${reason}${committed}${rest}`, { cause: error });
+  return new Error(`${file}: ${reason}${committed}${rest}${again}`, { cause: error });
 }
 
 /** A file's rejected lines on stderr as `FILE:LINE: $.path: reason`: the first REJECTIONS_SHOWN of them. */
@@ -62,7 +147,9 @@ export class RejectionReport {
       return;
     }
     this.shown++;
-    process.stderr.write(`${this.file}:${rejection.line}: ${rejection.path}: ${rejection.message}\n`);
+    // A line of binary data quoted in a JSON parser's message must not reach the terminal as it is.
+    const text = printable(`${rejection.path}: ${rejection.message}`);
+    process.stderr.write(`${this.file}:${rejection.line}: ${text}\n`);
   }
 
   /** Says how many rejected lines were not shown, if any. */

@@ -5,7 +5,18 @@ import { publicKey } from '../auth/keys.js';
 import type { StoredKey } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import { OPERATIONS } from '../vocabulary/operations.js';
+import { UsageError } from './options.js';
 import { formatTable } from './table.js';
+
+/**
+ * The key a command names by id, or the one answer every command gives for an id that names none: a report
+ * of an unknown key must not pass for a key that has done nothing.
+ */
+export async function knownKey(store: Store, id: string): Promise<StoredKey> {
+  const key = await store.getKey(id);
+  if (!key) throw new UsageError(`no key ${id}`);
+  return key;
+}
 
 /** A key's state at `now`: active, revoked or expired. */
 function state(key: StoredKey, now: Date): string {
@@ -21,9 +32,9 @@ function previousTokenUntil(key: StoredKey, now: Date): string | null {
   return until !== null && Date.parse(until) > now.getTime() ? until : null;
 }
 
+/** A key's settings, state and usage this month; an unknown id is refused as knownKey refuses it. */
 export async function describeKey(store: Store, id: string, now = new Date()) {
-  const key = await store.getKey(id);
-  if (!key) return undefined;
+  const key = await knownKey(store, id);
   const since = monthStart(now);
   const period = since.slice(0, 7);
   const rows = await store.usage({ keyId: id, since });

@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_RATE, issueKey, parseDuration, parseScopes, publicKey, rotateKey } from '../auth/keys.js';
 import type { KeyChanges } from '../store/keys.js';
 import type { Scope } from '../vocabulary/operations.js';
-import { describeKey } from './key-report.js';
+import { describeKey, knownKey } from './key-report.js';
 import { UsageError, wholeNumber, withOpenStore, withReportStore, withStore } from './options.js';
 import { formatTable } from './table.js';
 
@@ -125,7 +125,6 @@ export function registerKeys(program: Command) {
     .action(async (id: string, opts) => {
       await withReportStore(opts, async (store) => {
         const report = await describeKey(store, id);
-        if (!report) throw new UsageError(`no key ${id}`);
         process.stdout.write(opts.json ? `${JSON.stringify(report.json, null, 2)}\n` : report.text);
       });
     });
@@ -145,11 +144,10 @@ export function registerKeys(program: Command) {
         command.error('error: give at least one of --name, --rate, --quota, --scopes or --expires');
       }
       await withReportStore(opts, async (store) => {
-        if (!(await store.updateKey(id, changes))) {
-          const key = await store.getKey(id);
-          throw new UsageError(key ? `key ${id} is revoked: its settings cannot change` : `no key ${id}`);
-        }
-        const report = (await describeKey(store, id))!;
+        await knownKey(store, id);
+        if (!(await store.updateKey(id, changes)))
+          throw new UsageError(`key ${id} is revoked: its settings cannot change`);
+        const report = await describeKey(store, id);
         process.stdout.write(
           opts.json ? `${JSON.stringify(report.json, null, 2)}\n` : `Updated key ${id}.\n${report.text}`,
         );
@@ -167,8 +165,9 @@ export function registerKeys(program: Command) {
     .action(async (id: string, opts) => {
       const graceMs: number = opts.grace ?? 24 * 3_600_000;
       await withOpenStore(opts, async (store) => {
+        await knownKey(store, id);
         const rotated = await rotateKey(store, id, graceMs);
-        if (!rotated) throw new UsageError(`no active key ${id}`);
+        if (!rotated) throw new UsageError(`key ${id} is revoked: it cannot be rotated`);
         const until = rotated.key.previous_expires_at;
         process.stdout.write(
           `Rotated key ${id}: the old token ${graceMs > 0 ? `works until ${until}` : 'no longer works'}.\n` +
@@ -183,7 +182,8 @@ export function registerKeys(program: Command) {
     .argument('<id>', 'key id, as keys list shows it')
     .action(async (id: string, opts) => {
       await withOpenStore(opts, async (store) => {
-        if (!(await store.revokeKey(id, new Date()))) throw new UsageError(`no active key ${id}`);
+        await knownKey(store, id);
+        if (!(await store.revokeKey(id, new Date()))) throw new UsageError(`key ${id} is revoked already`);
         process.stdout.write(`Revoked key ${id}.\n`);
       });
     });

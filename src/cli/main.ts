@@ -8,9 +8,10 @@ import { registerData } from './data.js';
 import { registerEvolve } from './evolve.js';
 import { registerGenerate } from './generate.js';
 import { registerKeys } from './keys.js';
+import { registerLookup } from './lookup.js';
 import { registerMatch } from './match.js';
 import { registerMigrate } from './migrate.js';
-import { isBrokenPipe, UsageError } from './options.js';
+import { acceptGlobalOptions, isBrokenPipe, STORE_HELP, UsageError } from './options.js';
 import { registerPrivacy } from './privacy.js';
 import { registerServe } from './serve.js';
 import { registerUsage } from './usage.js';
@@ -33,15 +34,18 @@ process.stdout.on('error', (error) => {
   if (!isBrokenPipe(error)) throw error;
 });
 
-const program = new Command('enrich')
-  .description('Enrich: self-hosted people and company enrichment')
-  .version(packageVersion(), '-V, --version', 'print the version')
-  .exitOverride();
+const program = acceptGlobalOptions(
+  new Command('enrich')
+    .description('Enrich: self-hosted people and company enrichment')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .exitOverride(),
+).addHelpText('after', STORE_HELP);
 
 registerServe(program);
 registerGenerate(program);
 registerEvolve(program);
 registerData(program);
+registerLookup(program);
 registerMatch(program);
 registerKeys(program);
 registerUsage(program);

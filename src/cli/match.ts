@@ -1,5 +1,4 @@
 // enrich match: a list of people or companies in (CSV or NDJSON), the same list out with each row's match.
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ProblemError } from '../errors.js';
@@ -7,7 +6,15 @@ import type { Resolver } from '../ingest/match/list.js';
 import type { ColumnUse } from '../ingest/match/mapping.js';
 import type { MatchCounts } from '../ingest/match/match.js';
 import type { Entity } from '../vocabulary/entities.js';
-import { collect, parseEntity, storeLocation, UsageError, withOpenStore, withStore } from './options.js';
+import {
+  collect,
+  parseEntity,
+  requireLocalStore,
+  serverOf,
+  UsageError,
+  withOpenStore,
+  withStore,
+} from './options.js';
 import { rowProgress } from './progress.js';
 
 interface MatchOptions {
@@ -17,6 +24,8 @@ interface MatchOptions {
   map?: string[];
   url?: string;
   token?: string;
+  /** False with --no-formula-guard: CSV cells written as they are, formulas included. */
+  formulaGuard: boolean;
 }
 
 const count = (n: number) => n.toLocaleString('en');
@@ -56,6 +65,10 @@ export function registerMatch(program: Command) {
     )
     .option('--url <url>', 'match through this server’s bulk API (default: $ENRICH_URL)')
     .option('--token <token>', 'bearer token for --url (default: $ENRICH_TOKEN)')
+    .option(
+      '--no-formula-guard',
+      "write CSV cells that start with =, @, + or - as they are (by default they get a leading ' so that a spreadsheet does not run them as formulas; numbers and phone numbers are left alone)",
+    )
     .action(async (entity: Entity, input: string, opts: MatchOptions) => {
       const exitCode = await runMatch(entity, input, opts);
       if (exitCode !== 0) process.exitCode = exitCode;
@@ -86,24 +99,17 @@ async function runMatch(entity: Entity, input: string, opts: MatchOptions): Prom
   const operation = m.operationOf(entity);
   const selection = await parseFields(entity, opts.fields);
   const overrides = (opts.map ?? []).map(m.parseOverride);
-  // --db asks for the local store, whatever ENRICH_URL says; --url wins over both.
-  const url = opts.url ?? (opts.db === undefined ? process.env.ENRICH_URL || undefined : undefined);
-  const token = opts.token ?? (process.env.ENRICH_TOKEN || undefined);
-  if (url !== undefined && token === undefined) throw new UsageError('--url needs --token (or ENRICH_TOKEN)');
+  const server = serverOf(opts);
   if (opts.out !== undefined && input !== '-' && resolve(opts.out) === resolve(input))
     throw new UsageError('--out must not be the input file');
-  const location = storeLocation(opts);
-  if (url === undefined && !location.databaseUrl && !existsSync(location.dbPath))
-    throw new UsageError(
-      `no store at ${location.dbPath}: import records first, or give --db, DATABASE_URL or --url`,
-    );
+  if (server === undefined) requireLocalStore(opts);
 
   const list = await m.openList(input);
   const uses = m.mapColumns(list.reader.columns, operation, overrides);
   process.stderr.write(`${describeMapping(entity, uses, m.unusedHeaders(list.reader.columns, uses))}\n`);
 
   const run = async (resolver: Resolver) => {
-    const out = await m.openOutput(opts.out);
+    const out = m.listOutput(opts.out);
     const bar = rowProgress('matching', list.input.totalBytes);
     const started = performance.now();
     const counts = await m
@@ -111,8 +117,11 @@ async function runMatch(entity: Entity, input: string, opts: MatchOptions): Prom
         reader: list.reader,
         paramsOf: m.paramsOfRows(list.shape, uses, operation, overrides),
         resolver,
-        writer: m.listWriter(list.shape, list.reader.columns, selection),
-        out: out.stream,
+        writer: m.listWriter(list.shape, list.reader.columns, selection, {
+          entity,
+          formulaGuard: opts.formulaGuard,
+        }),
+        out,
         onProgress: (c) => bar.update(list.input.bytesRead(), c.rows, c.byStatus.matched),
         onMalformed: (line, reason) => process.stderr.write(`${list.input.name}:${line}: ${reason}\n`),
       })
@@ -122,10 +131,10 @@ async function runMatch(entity: Entity, input: string, opts: MatchOptions): Prom
     return counts.malformed > 0 || counts.byStatus.quota_exceeded > 0 ? 1 : 0;
   };
 
-  if (url !== undefined) {
+  if (server !== undefined) {
     const onWait = (seconds: number, why: string) =>
       process.stderr.write(`enrich: ${why}; waiting ${seconds.toFixed(seconds < 10 ? 1 : 0)} s\n`);
-    return run(m.remoteResolver({ url, token: token!, operation, fields: selection?.paths, onWait }));
+    return run(m.remoteResolver({ ...server, operation, fields: selection?.paths, onWait }));
   }
   return withOpenStore(opts, (store) => run(m.localResolver(store, operation)));
 }

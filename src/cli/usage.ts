@@ -1,6 +1,7 @@
 // enrich usage [--key ID] [--since DATE] [--json]: metered usage per key, day and operation.
 import type { Command } from 'commander';
 import { COUNTERS, monthStart, sumUsage } from '../accounting/usage-report.js';
+import { knownKey } from './key-report.js';
 import { calendarDay, withReportStore, withStore } from './options.js';
 import { formatTable } from './table.js';
 
@@ -13,6 +14,7 @@ export function registerUsage(program: Command) {
     .action(async (opts) => {
       const since: string = opts.since ?? monthStart(new Date());
       await withReportStore(opts, async (store) => {
+        if (opts.key !== undefined) await knownKey(store, opts.key);
         const rows = await store.usage({ keyId: opts.key, since });
         const totals = sumUsage(rows);
         if (opts.json) {

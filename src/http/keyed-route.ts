@@ -166,11 +166,8 @@ class KeyedServe {
     try {
       this.admission.commit();
       return true;
-    } catch (error) {
-      this.requests.log.error(
-        { err: error, reqId: request.id },
-        'accounting journal write failed: answering 503',
-      );
+    } catch {
+      // Logged by the journal's health, once when the failure starts and once when it ends.
       return false;
     }
   }

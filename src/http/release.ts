@@ -1,7 +1,6 @@
 // The rule every disclosed record follows: its accounting is committed before its bytes go out. Replies
 // decided in one event-loop turn — lookups, bulk answers, chunks of a stream — are held, their records
 // written with one commit at the turn's end, and only then sent.
-import type { FastifyBaseLogger } from 'fastify';
 import type { Accounting } from '../accounting/accounting.js';
 
 /** A reply waiting for the end of its turn. */
@@ -20,10 +19,7 @@ export interface HeldReply {
 export class TurnRelease {
   private held: HeldReply[] = [];
 
-  constructor(
-    private readonly accounting: Accounting | undefined,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+  constructor(private readonly accounting: Accounting | undefined) {}
 
   /** Sends `reply` at the end of this turn, once the turn's accounting is committed. */
   hold(reply: HeldReply): void {
@@ -37,8 +33,8 @@ export class TurnRelease {
     this.held = [];
     try {
       this.accounting?.commit();
-    } catch (error) {
-      this.log.error({ err: error }, 'accounting journal write failed: answering 503');
+    } catch {
+      // Logged by the journal's health, once when the failure starts and once when it ends.
       for (const reply of held) {
         if (reply.keyed) reply.refuse();
         else reply.send();

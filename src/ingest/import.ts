@@ -1,7 +1,8 @@
 // Imports an NDJSON file (plain or gzip) into a store in batches; bad lines are reported, good ones kept.
 import { availableParallelism } from 'node:os';
 import { SuppressionFilter } from '../privacy/suppression.js';
-import type { RecordStore } from '../store/records.js';
+import { committedOf } from '../store/committed.js';
+import type { RecordStore, UpsertCounts } from '../store/records.js';
 import type { SuppressionStore } from '../store/suppression.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { type PreparedBatch, prepareBatches, type Rejection } from './batches.js';
@@ -67,6 +68,7 @@ export async function importFile(
   let suppressed = 0;
   // Into an empty entity: records only, indexes built once at the end (SQLite).
   const bulk = await store.beginBulkLoad?.(entity);
+  let failure: { cause: unknown } | undefined;
   try {
     for await (const batch of batches) {
       for (const rejection of batch.rejections) opts.onReject?.(rejection);
@@ -74,7 +76,16 @@ export async function importFile(
       const records = batch.records.filter((record) => !suppression.isSuppressed(record));
       suppressed += batch.records.length - records.length;
       if (records.length > 0) {
-        const counts = await (bulk ? bulk.upsert(records) : store.upsert(entity, records));
+        let counts: UpsertCounts;
+        try {
+          counts = await (bulk ? bulk.upsert(records) : store.upsert(entity, records));
+        } catch (error) {
+          // The store of record may have committed the batch before the failure (see store/committed.ts).
+          const committed = committedOf(error) as UpsertCounts | undefined;
+          inserted += committed?.inserted ?? 0;
+          updated += committed?.updated ?? 0;
+          throw error;
+        }
         inserted += counts.inserted;
         updated += counts.updated;
       }
@@ -82,10 +93,15 @@ export async function importFile(
       last = batch;
     }
   } catch (error) {
-    throw new ImportInterruptedError(inserted + updated, { cause: error });
-  } finally {
-    await bulk?.finish();
+    failure = { cause: error };
   }
+  // Building a bulk load's indexes can fail too (a full disk): its batches are committed all the same.
+  try {
+    await bulk?.finish();
+  } catch (error) {
+    failure ??= { cause: error };
+  }
+  if (failure) throw new ImportInterruptedError(inserted + updated, failure);
   const seconds = (performance.now() - started) / 1000;
   return {
     read: last?.read ?? 0,

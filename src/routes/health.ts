@@ -1,8 +1,10 @@
 // The admin surface: liveness and readiness, no token needed (metrics.ts serves /metrics).
 import type { FastifyInstance } from 'fastify';
+import type { Accounting } from '../accounting/accounting.js';
 import { toProblem } from '../errors.js';
 import { sendProblem } from '../http/problem.js';
 import { headers, publicResponses, responseRef } from '../openapi/components.js';
+import { notReady } from '../readiness.js';
 import type { HealthStore } from '../store/health.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
 
@@ -21,7 +23,11 @@ const statusResponse = (description: string, status: string) => ({
   },
 });
 
-export function registerHealth(app: FastifyInstance, store: HealthStore) {
+export function registerHealth(
+  app: FastifyInstance,
+  store: HealthStore,
+  accounting?: Accounting | undefined,
+) {
   app.get(
     '/healthz',
     {
@@ -52,13 +58,12 @@ export function registerHealth(app: FastifyInstance, store: HealthStore) {
       },
     },
     async (request, reply) => {
-      try {
-        await store.ping();
-        return { status: 'ready' };
-      } catch (error) {
-        request.log.warn({ err: error }, 'readiness check failed');
-        return sendProblem(request, reply, toProblem(new StoreUnavailableError({ cause: error })));
-      }
+      const problem = await notReady(store, accounting);
+      if (problem === undefined) return { status: 'ready' };
+      // A journal that cannot be written was logged once, when it began; a store that is gone is told here.
+      if (problem instanceof StoreUnavailableError)
+        request.log.warn({ err: problem }, 'readiness check failed');
+      return sendProblem(request, reply, toProblem(problem));
     },
   );
 }

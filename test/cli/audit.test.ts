@@ -22,6 +22,19 @@ const lookup = (day: number, key_id: string, status: number): AuditEntry => ({
 describe('enrich audit', () => {
   beforeAll(async () => {
     const store = openSqliteStore(db);
+    // The keys the entries name: `audit --key` refuses an id that names no key.
+    for (const id of ['key_a', 'key_b'])
+      await store.createKey({
+        id,
+        name: id,
+        hash: id.padEnd(64, '0'),
+        scopes: ['people:read'],
+        rate: 50,
+        quota: null,
+        created_at: '2026-03-01T00:00:00.000Z',
+        expires_at: null,
+        revoked_at: null,
+      });
     await store.addAudit([
       lookup(1, 'key_a', 200),
       lookup(2, 'key_b', 200),

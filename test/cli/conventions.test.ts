@@ -82,3 +82,62 @@ describe('enrich export piped into a reader that stops early', () => {
     expect(code).toBe(0);
   });
 });
+
+/** The commands the help of `path` lists under "Commands:", as full paths (`keys create`). */
+function subcommands(path: string[]): string[][] {
+  const help = enrich([...path, '--help']).stdout;
+  const section = help.split(/^Commands:$/m)[1] ?? '';
+  return [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)]
+    .map((match) => match[1]!)
+    .filter((name) => name !== 'help')
+    .map((name) => [...path, name]);
+}
+
+describe('options every command takes', () => {
+  it('accepts --db before the command name as well as after it: both name the same store', () => {
+    const store = join(dir, 'global.db');
+    const created = enrich(['--db', store, 'keys', 'create', '--name', 'before the command']);
+    expect(created.status).toBe(0);
+    const after = enrich(['keys', 'list', '--json', '--db', store]);
+    const before = enrich(['--db', store, 'keys', 'list', '--json']);
+    expect(after.status).toBe(0);
+    expect(before.stdout).toBe(after.stdout);
+    expect(JSON.parse(after.stdout).map((k: { name: string }) => k.name)).toEqual(['before the command']);
+    const usage = enrich(['--db', store, 'usage', '--json']);
+    expect(usage.status).toBe(0);
+    expect(JSON.parse(usage.stdout).rows).toEqual([]);
+  });
+
+  it('refuses --db for a command that opens no store, instead of ignoring it', () => {
+    const run = enrich([
+      '--db',
+      join(dir, 'x.db'),
+      'generate',
+      '--companies',
+      '1',
+      '--people',
+      '0',
+      '--out',
+      dir,
+    ]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/--db does not apply to enrich generate/);
+  });
+
+  it('says in the top-level help which options and variables every store command takes', () => {
+    const help = enrich(['--help']).stdout;
+    expect(help).toMatch(/--db <path>/);
+    expect(help).toMatch(/enrich --db X usage/);
+    for (const name of ['DATABASE_URL', 'ENRICH_DB', 'ENRICH_JOURNAL_DIR']) expect(help).toContain(name);
+  });
+
+  it('never states an option’s default twice in any command’s help', () => {
+    const paths = subcommands([]).flatMap((path) => [path, ...subcommands(path)]);
+    expect(paths.length).toBeGreaterThan(10);
+    for (const path of paths) {
+      const help = enrich([...path, '--help']).stdout;
+      for (const line of help.split('\n'))
+        expect(line, `enrich ${path.join(' ')}`).not.toMatch(/\(default[ :][^)]*\).*\(default[ :]/);
+    }
+  }, 120_000); // a process per command: slow on a loaded machine
+});

@@ -92,8 +92,8 @@ describe('enrich import', () => {
   });
 
   it('says when nearly every line was rejected, without naming an entity the lines are not', () => {
-    const junk = join(dir, 'export.csv');
-    writeFileSync(junk, `${Array.from({ length: 12 }, (_, n) => `${n},Jane,Citizen`).join('\n')}\n`);
+    const junk = join(dir, 'names.txt');
+    writeFileSync(junk, `${Array.from({ length: 12 }, (_, n) => `Jane Citizen ${n}`).join('\n')}\n`);
     const run = enrich(['import', 'people', junk, '--db', newDb()]);
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(
       `nearly every line of ${junk} was rejected (12 of 12 as people): is it NDJSON of people records, one JSON object per line?`,
@@ -101,5 +101,70 @@ describe('enrich import', () => {
     const few = join(dir, 'few.ndjson');
     writeFileSync(few, `${Array.from({ length: 9 }, () => 'oops').join('\n')}\n`);
     expect(enrich(['import', 'people', few, '--db', newDb()]).stderr).not.toMatch(/nearly every line/);
+  });
+});
+
+describe('enrich import given the wrong kind of file', () => {
+  /** Runs an import of `files` into a new store: the run, and how many records the store holds after. */
+  function importInto(files: string[]) {
+    const db = newDb();
+    const run = enrich(['import', 'people', ...files, '--db', db]);
+    return { run, stored: stored(db) };
+  }
+
+  it('says at once that a CSV is one and points at enrich match, however short it is', () => {
+    const list = join(dir, 'leads.csv');
+    const rows = Array.from({ length: 7 }, (_, n) => `Jane ${n},jane${n}@acme.com.au`);
+    writeFileSync(list, `Name,Email\n${rows.join('\n')}\n`);
+    const { run, stored: count } = importInto([join(data, 'people.ndjson'), list]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      `enrich: ${list} looks like CSV (its first line: "Name,Email"), not NDJSON: enrich import takes records as ` +
+        `JSON, one object per line. To match a list of people against the store, use: enrich match people ${list}\n`,
+    );
+    expect(run.stdout).toBe('');
+    expect(count).toBe(0); // refused before any file was imported
+  });
+
+  it('says that a JSON array wants one record per line, in one line instead of a hundred', () => {
+    const array = join(dir, 'people.json');
+    const people = readFileSync(join(data, 'people.ndjson'), 'utf8').trim().split('\n');
+    writeFileSync(array, `[\n  ${people.join(',\n  ')}\n]\n`);
+    const { run, stored: count } = importInto([array]);
+    expect(run.status).toBe(1);
+    expect(run.stderr.trimEnd().split('\n')).toEqual([
+      `enrich: ${array} holds a JSON array, not NDJSON: enrich import takes one record per line. ` +
+        `Write one per line first, e.g. jq -c '.[]' ${array} > people.ndjson`,
+    ]);
+    expect(count).toBe(0);
+  });
+
+  it('says that binary data is not text, without echoing a byte of it', () => {
+    const binary = join(dir, 'data.bin');
+    const bytes = Buffer.from(Array.from({ length: 4096 }, (_, n) => (n * 37 + 11) % 256));
+    writeFileSync(binary, Buffer.concat([Buffer.from('\x7fELF\x1b[2J'), bytes]));
+    const workbook = join(dir, 'leads.xlsx');
+    writeFileSync(workbook, Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), bytes]));
+    for (const [file, what] of [
+      [binary, 'binary data'],
+      [workbook, 'a ZIP archive (an Excel workbook?)'],
+    ] as const) {
+      const { run } = importInto([file]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(
+        `enrich: ${file} is not text (${what}): enrich import takes NDJSON, one JSON record per line (plain or gzip)\n`,
+      );
+    }
+  });
+
+  it('writes the control characters of a rejected line as escapes, never to the terminal as they are', () => {
+    const file = join(dir, 'one-bad-line.ndjson');
+    const good = Array.from({ length: 200 }, (_, n) => person(n + 1));
+    writeFileSync(file, `${good.join('\n')}\n\u007fELF\u001b[2J\n`);
+    const { run } = importInto([file]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`${file}:201: $: Invalid JSON: `);
+    expect(run.stderr).toContain('\\x7fELF\\x1b[2J');
+    expect(run.stderr.replaceAll('\n', '')).not.toMatch(/\p{Cc}/u);
   });
 });

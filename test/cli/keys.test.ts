@@ -92,3 +92,34 @@ describe('enrich keys update', () => {
     expect(key).toMatchObject({ rate: 3, name: 'partner', state: 'revoked' });
   });
 });
+
+describe('a key id that names no key', () => {
+  it.each([
+    ['keys show', ['keys', 'show', 'key_nosuchkey']],
+    ['keys update', ['keys', 'update', 'key_nosuchkey', '--rate', '9']],
+    ['keys rotate', ['keys', 'rotate', 'key_nosuchkey']],
+    ['keys revoke', ['keys', 'revoke', 'key_nosuchkey']],
+    ['usage --key', ['usage', '--key', 'key_nosuchkey']],
+    ['usage --key --json', ['usage', '--key', 'key_nosuchkey', '--json']],
+    ['audit --key', ['audit', '--key', 'key_nosuchkey']],
+    ['audit --key --json', ['audit', '--key', 'key_nosuchkey', '--json']],
+  ])('gets one answer from %s: "no key", exit 1, no empty report', (_command, args) => {
+    createKey(); // the store exists and holds a key, just not this one
+    const run = enrich([...args, '--db', db]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe('enrich: no key key_nosuchkey\n');
+  });
+
+  it('is told apart from a revoked key by rotate and revoke', () => {
+    const { id } = createKey();
+    expect(enrich(['keys', 'revoke', id, '--db', db]).status).toBe(0);
+    const again = enrich(['keys', 'revoke', id, '--db', db]);
+    expect([again.status, again.stderr]).toEqual([1, `enrich: key ${id} is revoked already\n`]);
+    const rotate = enrich(['keys', 'rotate', id, '--db', db]);
+    expect([rotate.status, rotate.stderr]).toEqual([
+      1,
+      `enrich: key ${id} is revoked: it cannot be rotated\n`,
+    ]);
+  });
+});

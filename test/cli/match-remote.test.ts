@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { COMPANY_LOOKUP, type LookupOperation, PEOPLE_LOOKUP } from '../../src/l
 import { Company } from '../../src/schemas/company.js';
 import { Person } from '../../src/schemas/person.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import { COMPANIES, PEOPLE } from '../helpers/app.js';
+import { COMPANIES, listeningApp, PEOPLE, type TestApp } from '../helpers/app.js';
 import { enrich, enrichAsync } from '../helpers/cli.js';
 
 interface BulkApi {
@@ -157,7 +157,7 @@ describe('enrich match through a server’s bulk API', () => {
     const file = list('companies.csv', 'Website\nacme.com.au\nnowhere.example\n');
     const run = await enrichAsync(['match', 'companies', file, '--url', `${api.url}/`, '--token', api.token]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain('acme.com.au,matched,website,f000000000001\n');
+    expect(run.stdout).toContain('acme.com.au,matched,website,f000000000001,\n');
     expect(JSON.stringify(run)).not.toContain(api.token);
   });
 
@@ -168,16 +168,66 @@ describe('enrich match through a server’s bulk API', () => {
       ENRICH_URL: api.url,
       ENRICH_TOKEN: api.token,
     });
-    expect(run.stdout).toContain(',matched,work_email,fp000000000001\n');
+    expect(run.stdout).toContain(',matched,work_email,fp000000000001,,\n');
     expect(api.statuses.length).toBe(before);
   });
 
   it('stops with the server’s reason when it refuses the token', async () => {
     const file = list('refused.csv', 'Email\njane.citizen@acme.com.au\n');
-    const run = await enrichAsync(['match', 'people', file, '--url', api.url, '--token', 'enr_wrong']);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain(
-      'the server refused the list (401): Unauthorized: The bearer token is not known.',
+    const out = join(dir, 'refused-out.csv');
+    for (const target of [[], ['--out', out]]) {
+      const run = await enrichAsync([
+        'match',
+        'people',
+        file,
+        '--url',
+        api.url,
+        '--token',
+        'enr_wrong',
+        ...target,
+      ]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(
+        'the server refused the list (401): Unauthorized: The bearer token is not known.',
+      );
+      // Not even the CSV header: nothing is written before the server has answered.
+      expect(run.stdout).toBe('');
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('enrich match through the real server', () => {
+  let server: TestApp;
+  let url: string;
+
+  beforeAll(async () => {
+    server = await listeningApp();
+    url = (server as TestApp & { url: string }).url;
+  });
+
+  afterAll(() => server?.close());
+
+  it('writes the likelihood of a match by name and why a row was not matched, as a local match does', async () => {
+    const file = list(
+      'names-remote.csv',
+      'Name,Company Website\nBob Example,acme.com.au\nRobert,acme.com.au\n',
     );
+    const run = await enrichAsync(['match', 'people', file, '--url', url, '--token', server.token]);
+    expect(run.stderr).toContain('2 rows: 1 matched');
+    const [header, ...rows] = run.stdout.trimEnd().split('\n');
+    expect(header).toBe(
+      'Name,Company Website,enrich_status,enrich_matched_by,enrich_id,enrich_likelihood,enrich_problem',
+    );
+    expect(rows[0]).toBe('Bob Example,acme.com.au,matched,name; company_domain,fp000000000009,8,');
+    expect(rows[1]).toMatch(/^Robert,acme\.com\.au,invalid,,,,\S/);
+  });
+
+  it('writes nothing, not even the header, when the server refuses the token', async () => {
+    const file = list('names-refused.csv', 'Email\njane.citizen@acme.com.au\n');
+    const run = await enrichAsync(['match', 'people', file, '--url', url, '--token', 'enr_wrong']);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/the server refused the list \(401\)/);
   });
 });

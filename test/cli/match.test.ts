@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COMPANIES, PEOPLE } from '../helpers/app.js';
+import { COMPANIES, PEOPLE, ROBERT } from '../helpers/app.js';
 import { enrich } from '../helpers/cli.js';
 import { createTestDatabase } from '../helpers/pg-database.js';
 
@@ -59,16 +59,30 @@ describe('enrich match', () => {
     expect(run.status).toBe(0);
     const [header, ...rows] = csv(run.stdout);
     const [inHeader, ...inRows] = csv(MESSY);
-    expect(header).toEqual([...inHeader!, 'enrich_status', 'enrich_matched_by', 'enrich_id']);
+    expect(header).toEqual([
+      ...inHeader!,
+      'enrich_status',
+      'enrich_matched_by',
+      'enrich_id',
+      'enrich_likelihood',
+      'enrich_problem',
+    ]);
     expect(rows.map((row) => row.slice(0, 4))).toEqual(inRows);
+    const missing = /^Give at least one identifier: id, ln_slug, ln_url, work_email, /;
     expect(rows.map((row) => row.slice(4))).toEqual([
-      ['matched', 'work_email', 'fp000000000001'],
-      ['matched', 'ln_url', 'fp000000000002'],
-      ['matched', 'personal_email', 'fp000000000003'],
-      ['ambiguous', '', ''],
-      ['invalid', '', ''],
-      ['not_found', '', ''],
-      ['invalid', '', ''],
+      ['matched', 'work_email', 'fp000000000001', '', ''],
+      ['matched', 'ln_url', 'fp000000000002', '', ''],
+      ['matched', 'personal_email', 'fp000000000003', '', ''],
+      [
+        'ambiguous',
+        '',
+        '',
+        '',
+        'The identifiers match 2 different records; give one that identifies a single record.',
+      ],
+      ['invalid', '', '', '', 'work_email: not an e-mail address (expected name@domain.tld)'],
+      ['not_found', '', '', '', ''],
+      ['invalid', '', '', '', expect.stringMatching(missing)],
     ]);
   });
 
@@ -87,12 +101,12 @@ describe('enrich match', () => {
     const text = readFileSync(out, 'utf8');
     expect(text.startsWith('\ufeffName;Work_Email;Company;enrich_status;')).toBe(true);
     expect(text).toContain(
-      '\r\n"Jane; CFO";jane.citizen@acme.com.au;Acme;matched;work_email;fp000000000001\r\n',
+      '\r\n"Jane; CFO";jane.citizen@acme.com.au;Acme;matched;work_email;fp000000000001;;\r\n',
     );
-    expect(records(text, ';').map((r) => [r.Name, r.enrich_status, r.enrich_id])).toEqual([
-      ['Jane; CFO', 'matched', 'fp000000000001'],
-      ['Bad', 'invalid', ''],
-      ['José', 'matched', 'fp000000000002'],
+    expect(records(text, ';').map((r) => [r.Name, r.enrich_status, r.enrich_id, r.enrich_problem])).toEqual([
+      ['Jane; CFO', 'matched', 'fp000000000001', ''],
+      ['Bad', 'invalid', '', '4 fields where the header has 3'],
+      ['José', 'matched', 'fp000000000002', ''],
     ]);
   });
 
@@ -112,9 +126,9 @@ describe('enrich match', () => {
     const run = enrich(['match', 'people', '-', '--db', db], {}, gzipSync(tsv));
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(
-      'LinkedIn URL\tWork Email\tenrich_status\tenrich_matched_by\tenrich_id\n' +
-        'au.linkedin.com/in/jane-citizen\t\tmatched\tln_url\tfp000000000001\n' +
-        '\tjose@acme.com.au\tmatched\twork_email\tfp000000000002\n',
+      'LinkedIn URL\tWork Email\tenrich_status\tenrich_matched_by\tenrich_id\tenrich_likelihood\tenrich_problem\n' +
+        'au.linkedin.com/in/jane-citizen\t\tmatched\tln_url\tfp000000000001\t\t\n' +
+        '\tjose@acme.com.au\tmatched\twork_email\tfp000000000002\t\t\n',
     );
     const file = list('list.tsv.data', gzipSync(tsv));
     expect(enrich(['match', 'people', file, '--db', db]).stdout).toBe(run.stdout);
@@ -138,6 +152,8 @@ describe('enrich match', () => {
         'enrich_status',
         'enrich_matched_by',
         'enrich_id',
+        'enrich_likelihood',
+        'enrich_problem',
         'name',
         'emails.work.value',
         'social_media.github',
@@ -147,11 +163,13 @@ describe('enrich match', () => {
         'matched',
         'work_email',
         'fp000000000001',
+        '',
+        '',
         'Jane Citizen',
         'jane.citizen@acme.com.au; info@acme.com.au',
         '{"handle":42,"connections":"500+","followers":10,"stars":3}',
       ],
-      ['nobody@nowhere.com.au', 'not_found', '', '', '', '', ''],
+      ['nobody@nowhere.com.au', 'not_found', '', '', '', '', '', '', ''],
     ]);
   });
 
@@ -180,16 +198,23 @@ describe('enrich match', () => {
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(
       '{"contact":{"x":1},"email":"jane.citizen@acme.com.au","score":1.50,"enrich_status":"matched",' +
-        '"enrich_matched_by":["work_email"],"enrich_id":"fp000000000001","enrich_record":{"id":"fp000000000001","name":"Jane Citizen"}}',
+        '"enrich_matched_by":["work_email"],"enrich_id":"fp000000000001","enrich_likelihood":null,"enrich_problem":null,' +
+        '"enrich_record":{"id":"fp000000000001","name":"Jane Citizen"}}',
     );
     expect(JSON.parse(lines[1]!)).toEqual({
       email: 'nobody@nowhere.com.au',
       enrich_status: 'not_found',
       enrich_matched_by: null,
       enrich_id: null,
+      enrich_likelihood: null,
+      enrich_problem: null,
       enrich_record: null,
     });
-    expect(JSON.parse(lines[2]!)).toMatchObject({ enrich_status: 'invalid', enrich_input: 'not json' });
+    expect(JSON.parse(lines[2]!)).toMatchObject({
+      enrich_status: 'invalid',
+      enrich_problem: 'not valid JSON',
+      enrich_input: 'not json',
+    });
   });
 
   it('maps each NDJSON object by the members it carries, read from stdin', () => {
@@ -279,11 +304,76 @@ describe('enrich match', () => {
     }
   });
 
+  it('refuses a list of binary data without echoing a byte of it', () => {
+    const file = list(
+      'list.xlsx',
+      Buffer.concat([Buffer.from('PK\u0003\u0004\u001b[2J'), Buffer.alloc(64, 0x1b)]),
+    );
+    const run = enrich(['match', 'people', file, '--db', db]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      'enrich: the list is not text (a ZIP archive (an Excel workbook?)): give CSV or NDJSON\n',
+    );
+  });
+
   it('says so when there is no store to match against, or no such input', () => {
     const file = list('one.csv', 'email\na@b.au\n');
     expect(enrich(['match', 'people', file, '--db', join(dir, 'none.db')]).stderr).toContain('no store at');
     expect(enrich(['match', 'people', join(dir, 'missing.csv'), '--db', db]).stderr).toContain(
       'missing.csv: no such file',
     );
+  });
+});
+
+describe('enrich match by name and company', () => {
+  beforeAll(() => {
+    expect(
+      enrich(['import', 'people', list('robert.ndjson', JSON.stringify(ROBERT)), '--db', db]).status,
+    ).toBe(0);
+  });
+
+  it('says how likely each match by name is (enrich_likelihood), and why a row was not matched', () => {
+    const file = list(
+      'names.csv',
+      'Name,Company Website\nRobert Example,acme.com.au\nBob Example,acme.com.au\nRobert,acme.com.au\n',
+    );
+    const run = enrich(['match', 'people', file, '--db', db]);
+    expect(run.stderr).toContain('Matching people by "Name" → name; "Company Website" → company_domain');
+    expect(
+      records(run.stdout).map((r) => [
+        r.enrich_status,
+        r.enrich_matched_by,
+        r.enrich_likelihood,
+        r.enrich_problem,
+      ]),
+    ).toEqual([
+      ['matched', 'name; company_domain', '10', ''],
+      ['matched', 'name; company_domain', '8', ''],
+      ['invalid', '', '', expect.stringMatching(/name/)],
+    ]);
+  });
+});
+
+describe('enrich match writing CSV a spreadsheet opens', () => {
+  const file = () =>
+    list(
+      'formulas.csv',
+      'Email,Phone,Note\njane.citizen@acme.com.au,+61 2 9999 1234,=HYPERLINK("http://x.example")\n',
+    );
+
+  it('writes cells that a spreadsheet would run as formulas with a leading quote, phone numbers as they are', () => {
+    const run = enrich(['match', 'people', file(), '--db', db]);
+    expect(run.status).toBe(0);
+    expect(records(run.stdout)[0]).toMatchObject({
+      Phone: '+61 2 9999 1234',
+      Note: `'=HYPERLINK("http://x.example")`,
+      enrich_status: 'matched',
+    });
+  });
+
+  it('writes them as they are with --no-formula-guard', () => {
+    const run = enrich(['match', 'people', file(), '--no-formula-guard', '--db', db]);
+    expect(records(run.stdout)[0]).toMatchObject({ Note: '=HYPERLINK("http://x.example")' });
   });
 });

@@ -49,6 +49,15 @@ export const COMPANIES = [
   { id: 'f000000000002', name: 'Shop Acme', fqdn: 'shop.other.com.au', linkedin: 'shop-other' },
 ];
 
+/** Someone to match by name at Acme (not among PEOPLE): first and last name, and a current company. */
+export const ROBERT = {
+  id: 'fp000000000009',
+  name: 'Robert Example',
+  first_name: 'Robert',
+  last_name: 'Example',
+  current_company: { id: 'f000000000001', name: 'Acme Holdings', website: 'https://www.acme.com.au' },
+};
+
 export async function seed(store: Store, entity: Entity, records: object[]) {
   const prepared = records.map((r) => prepareLine(entity, JSON.stringify(r)));
   for (const p of prepared) if (p instanceof Invalid) throw new Error(`${p.path}: ${p.message}`);
@@ -94,6 +103,13 @@ async function emptyStore(backend: Backend): Promise<{ store: Store; dispose(): 
       await database.drop();
     },
   };
+}
+
+/** A test app on SQLite with ROBERT too, listening on a free port of 127.0.0.1: for a CLI to talk to. */
+export async function listeningApp(): Promise<TestApp & { url: string }> {
+  const t = await testApp('sqlite');
+  await seed(t.store, 'people', [ROBERT]);
+  return { ...t, url: await t.app.listen({ port: 0, host: '127.0.0.1' }) };
 }
 
 /** A test app over the hand-written records; `deps` adds settings (CORS origins, say). */

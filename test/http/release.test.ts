@@ -1,9 +1,7 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { Accounting } from '../../src/accounting/accounting.js';
 import { type HeldReply, TurnRelease } from '../../src/http/release.js';
 
-const log = { error: () => {} } as unknown as FastifyBaseLogger;
 const turnEnd = () => new Promise((resolve) => setImmediate(resolve));
 
 function accounting(commit: () => void): Accounting {
@@ -17,10 +15,7 @@ function reply(keyed: boolean, events: string[], name: string): HeldReply {
 describe('replies held for their turn', () => {
   it('go out together at the end of the turn, after one commit of its records', async () => {
     const events: string[] = [];
-    const turns = new TurnRelease(
-      accounting(() => events.push('commit')),
-      log,
-    );
+    const turns = new TurnRelease(accounting(() => events.push('commit')));
     turns.hold(reply(true, events, 'lookup'));
     turns.hold(reply(true, events, 'bulk'));
     expect(events).toEqual([]);
@@ -33,7 +28,7 @@ describe('replies held for their turn', () => {
     const full = () => {
       throw new Error('ENOSPC: no space left on device');
     };
-    const turns = new TurnRelease(accounting(full), log);
+    const turns = new TurnRelease(accounting(full));
     turns.hold(reply(true, events, 'chunk'));
     turns.hold(reply(false, events, 'anonymous 401'));
     await turnEnd();

@@ -12,6 +12,7 @@ export interface BulkResult {
   ref: string;
   status: string;
   matched_by?: string[];
+  match_likelihood?: number;
   record?: Record<string, unknown>;
   problem?: { title?: string; detail?: string; code?: string };
 }

@@ -7,11 +7,12 @@ import { finished } from 'node:stream/promises';
 import { type FieldTree, projectRecord } from '../../lookup/fields.js';
 import { COMPANY_LOOKUP, type LookupOperation, PEOPLE_LOOKUP } from '../../lookup/operations.js';
 import type { Entity } from '../../vocabulary/entities.js';
+import { fileKind } from '../file-kind.js';
 import { openCsvReader } from './csv-reader.js';
 import { CsvWriter, type ListWriter } from './csv-writer.js';
 import { detectShape, type ListShape } from './detect.js';
 import { type ListInput, openListInput, peekFirstLine } from './input.js';
-import type { ListRow, RowParams } from './list.js';
+import { ListError, type ListRow, type RowParams } from './list.js';
 import { type ColumnOverride, type ColumnUse, MemberMapping, rowParams } from './mapping.js';
 import { openNdjsonReader } from './ndjson-reader.js';
 import { NdjsonWriter } from './ndjson-writer.js';
@@ -50,41 +51,66 @@ export interface OpenList {
 /** Opens a list: a file or `-`, gzip or not, CSV or NDJSON as its first line says. */
 export async function openList(path: string): Promise<OpenList> {
   const input = await openListInput(path);
-  const { firstLine, chunks } = await peekFirstLine(input.chunks());
+  const { firstLine, head, chunks } = await peekFirstLine(input.chunks());
+  // Never echoed: a header row of binary bytes would be printed to the terminal as headers found.
+  const kind = fileKind(head);
+  if (kind.kind === 'binary')
+    throw new ListError(`the list is not text (${kind.what ?? 'binary data'}): give CSV or NDJSON`);
   const shape = detectShape(firstLine);
   const reader =
     shape.format === 'csv' ? await openCsvReader(chunks, shape.delimiter) : await openNdjsonReader(chunks);
   return { input, shape, reader };
 }
 
-/** The writer of a list's output: CSV for CSV (same delimiter, line ending and BOM), NDJSON for NDJSON. */
+/**
+ * The writer of a list's output: CSV for CSV (same delimiter, line ending and BOM; cells that would run as
+ * formulas neutralised unless `formulaGuard` is false), NDJSON for NDJSON. A list of people gets the
+ * likelihood of matches by name.
+ */
 export function listWriter(
   shape: ListShape,
   columns: readonly string[],
   selection: { paths: readonly string[]; tree: FieldTree } | undefined,
+  { entity, formulaGuard = true }: { entity: Entity; formulaGuard?: boolean },
 ): ListWriter {
-  if (shape.format === 'csv') return new CsvWriter(columns, shape, selection?.paths ?? []);
+  const likelihood = entity === 'people';
+  if (shape.format === 'csv')
+    return new CsvWriter(columns, shape, selection?.paths ?? [], { likelihood, formulaGuard });
   const tree = selection?.tree;
   return new NdjsonWriter((record) => {
     if ('value' in record) return JSON.stringify(record.value); // a server projects what it sends
     return tree ? projectRecord(record.json, tree) : record.json.toString();
-  });
+  }, likelihood);
 }
 
-/** Where the output goes: a file, created once the list has proved matchable, or stdout. */
-export async function openOutput(
-  path: string | undefined,
-): Promise<{ stream: Writable; close(): Promise<void> }> {
+/** Where a list's output goes, opened at its first write: a refused list leaves no file and no header. */
+export interface ListOutput {
+  open(): Promise<Writable>;
+  /** Ends the output, if it was opened. */
+  close(): Promise<void>;
+}
+
+/** The output to a file, created at the first write, or to stdout. */
+export function listOutput(path: string | undefined): ListOutput {
   if (path === undefined) {
-    // A closed pipe (`| head`) fails the next write instead of the process.
-    process.stdout.on('error', () => {});
-    return { stream: process.stdout, close: async () => {} };
+    return {
+      async open() {
+        // A closed pipe (`| head`) fails the next write instead of the process.
+        process.stdout.on('error', () => {});
+        return process.stdout;
+      },
+      close: async () => {},
+    };
   }
-  const stream = createWriteStream(path);
-  await once(stream, 'open');
+  let stream: Writable | undefined;
   return {
-    stream,
+    async open() {
+      stream = createWriteStream(path);
+      await once(stream, 'open');
+      return stream;
+    },
     async close() {
+      if (stream === undefined) return;
       stream.end();
       await finished(stream);
     },

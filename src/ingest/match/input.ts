@@ -105,12 +105,15 @@ export async function openListInput(input: string): Promise<ListInput> {
   };
 }
 
-/** The first line of a (decompressed) stream, decoded, without its `\n`; and the whole stream again. */
+/**
+ * The first line of a (decompressed) stream, decoded, without its `\n`; the bytes read to find it; and the
+ * whole stream again.
+ */
 export async function peekFirstLine(
   chunks: AsyncIterable<Buffer>,
-): Promise<{ firstLine: string; chunks: AsyncGenerator<Buffer> }> {
+): Promise<{ firstLine: string; head: Buffer; chunks: AsyncGenerator<Buffer> }> {
   const peeked = await peek(chunks, (bytes) => bytes.includes(0x0a) || bytes.length >= FIRST_LINE_BYTES);
   const newline = peeked.head.indexOf(0x0a);
   const end = newline >= 0 ? newline : Math.min(peeked.head.length, FIRST_LINE_BYTES);
-  return { firstLine: peeked.head.toString('utf8', 0, end), chunks: peeked.chunks };
+  return { firstLine: peeked.head.toString('utf8', 0, end), head: peeked.head, chunks: peeked.chunks };
 }

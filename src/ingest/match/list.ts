@@ -48,6 +48,10 @@ export interface RowOutcome {
   matchedBy?: readonly string[];
   id?: string;
   record?: MatchedRecord;
+  /** How likely (1–10) the record is the one asked for, when it was matched by name and company. */
+  likelihood?: number;
+  /** Why the row was not matched, when the lookup said (the problem's detail): invalid, ambiguous, over quota. */
+  problem?: string;
 }
 
 /** A list that cannot be matched as given (no usable column, an empty file, a refused request): exit 1. */

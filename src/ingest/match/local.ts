@@ -13,13 +13,17 @@ export const MALFORMED: RowOutcome = { status: 'invalid' };
 
 /** A lookup's outcome as a row's: the record's stored bytes kept as they are, decoded only if written. */
 export function rowOutcome(item: ItemOutcome): RowOutcome {
-  if (item.status !== 'matched') return { status: item.status };
-  return {
+  // A row that matched nothing says so by its status; the others say why they were not matched.
+  if (item.status === 'not_found') return { status: item.status };
+  if (item.status !== 'matched') return { status: item.status, problem: item.problem.detail };
+  const matched: RowOutcome = {
     status: 'matched',
     matchedBy: item.matchedBy,
     id: item.record.id,
     record: { json: item.record.body },
   };
+  if (item.likelihood !== undefined) matched.likelihood = item.likelihood;
+  return matched;
 }
 
 export function localResolver(store: RecordStore, operation: LookupOperation): Resolver {

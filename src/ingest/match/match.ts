@@ -26,7 +26,8 @@ export interface MatchJob {
   paramsOf: (row: ListRow) => RowParams;
   resolver: Resolver;
   writer: ListWriter;
-  out: Writable;
+  /** Opened at the first write: nothing, not even a CSV header, is written before the first rows are answered. */
+  out: { open(): Promise<Writable> };
   /** After each chunk written. */
   onProgress?: (counts: MatchCounts) => void;
   onMalformed?: (line: number, reason: string) => void;
@@ -44,13 +45,21 @@ async function write(out: Writable, text: string): Promise<void> {
 
 /** Matches every row of the list and writes the output; returns the counts. */
 export async function matchList(job: MatchJob): Promise<MatchCounts> {
-  const { reader, paramsOf, resolver, writer, out } = job;
+  const { reader, paramsOf, resolver, writer } = job;
   const counts: MatchCounts = {
     rows: 0,
     byStatus: Object.fromEntries(MATCH_STATUSES.map((s) => [s, 0])) as Record<MatchStatus, number>,
     malformed: 0,
   };
   const queue: Pending[] = [];
+  // The header goes out with the first rows answered (or alone, for a list without rows).
+  let head: string | undefined = writer.head();
+  let out: Writable | undefined;
+  const emit = async (text: string) => {
+    out ??= await job.out.open();
+    await write(out, head === undefined ? text : head + text);
+    head = undefined;
+  };
 
   const writeFirst = async () => {
     const { rows, outcomes } = queue.shift()!;
@@ -64,7 +73,7 @@ export async function matchList(job: MatchJob): Promise<MatchCounts> {
       counts.byStatus[settled[i]!.status]++;
     }
     counts.rows += rows.length;
-    await write(out, writer.rows(rows, settled));
+    await emit(writer.rows(rows, settled));
     job.onProgress?.(counts);
   };
 
@@ -82,7 +91,6 @@ export async function matchList(job: MatchJob): Promise<MatchCounts> {
     }
   };
 
-  await write(out, writer.head());
   // Full chunks whatever the batches read: a bulk request of a few rows costs a server as much as a full one.
   let chunk: ListRow[] = [];
   for await (const batch of reader.batches()) {
@@ -96,5 +104,6 @@ export async function matchList(job: MatchJob): Promise<MatchCounts> {
   }
   if (chunk.length > 0) await submit(chunk);
   while (queue.length > 0) await writeFirst();
+  if (head !== undefined) await emit('');
   return counts;
 }

@@ -2,14 +2,25 @@
 import type { ListWriter } from './csv-writer.js';
 import type { ListRow, MatchedRecord, RowOutcome } from './list.js';
 
-/** The members the match adds to each object, in this order. */
-export const ADDED_MEMBERS = ['enrich_status', 'enrich_matched_by', 'enrich_id', 'enrich_record'] as const;
+/** The members the match may add to each object, in this order (`enrich_likelihood` to people only). */
+export const ADDED_MEMBERS = [
+  'enrich_status',
+  'enrich_matched_by',
+  'enrich_id',
+  'enrich_likelihood',
+  'enrich_problem',
+  'enrich_record',
+] as const;
 
 /** How a matched record is written: its JSON text (with --fields, only the fields selected). */
 export type RecordText = (record: MatchedRecord) => string;
 
 export class NdjsonWriter implements ListWriter {
-  constructor(private readonly recordText: RecordText) {}
+  /** `likelihood`: add `enrich_likelihood`, for a list of people, which may be matched by name and company. */
+  constructor(
+    private readonly recordText: RecordText,
+    private readonly likelihood = false,
+  ) {}
 
   head(): string {
     return '';
@@ -22,12 +33,16 @@ export class NdjsonWriter implements ListWriter {
   }
 
   /** `"enrich_status":…,"enrich_record":…`: the added members as JSON text. */
-  private members(outcome: RowOutcome): string {
+  private members(row: ListRow, outcome: RowOutcome): string {
     const record = outcome.record ? this.recordText(outcome.record) : 'null';
+    const likelihood = this.likelihood ? `"enrich_likelihood":${outcome.likelihood ?? 'null'},` : '';
+    const problem = outcome.problem ?? row.malformed?.reason;
     return (
       `"enrich_status":${JSON.stringify(outcome.status)},` +
       `"enrich_matched_by":${outcome.matchedBy ? JSON.stringify(outcome.matchedBy) : 'null'},` +
       `"enrich_id":${outcome.id === undefined ? 'null' : JSON.stringify(outcome.id)},` +
+      likelihood +
+      `"enrich_problem":${problem === undefined ? 'null' : JSON.stringify(problem)},` +
       `"enrich_record":${record}`
     );
   }
@@ -38,7 +53,7 @@ export class NdjsonWriter implements ListWriter {
    * no object is kept as a string in `enrich_input`.
    */
   private line(row: ListRow, outcome: RowOutcome): string {
-    const members = this.members(outcome);
+    const members = this.members(row, outcome);
     if (!row.object) return `{${members},"enrich_input":${JSON.stringify(row.text ?? '')}}`;
     if (ADDED_MEMBERS.some((name) => Object.hasOwn(row.object!, name))) {
       return JSON.stringify({ ...row.object, ...JSON.parse(`{${members}}`) });

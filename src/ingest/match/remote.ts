@@ -7,21 +7,29 @@ import { MALFORMED } from './local.js';
 /** The bulk API's largest request. */
 export const BULK_MAX_ITEMS = 1000;
 
-const QUOTA_EXCEEDED: RowOutcome = { status: 'quota_exceeded' };
+/** A row not sent once the server has said the key's quota is used up. */
+const QUOTA_EXCEEDED: RowOutcome = {
+  status: 'quota_exceeded',
+  problem: "Not sent: the server said this key's monthly quota is used up.",
+};
 
 function rowOutcome(result: BulkResult): RowOutcome {
   if (result.status === 'matched' && result.record) {
-    const id = result.record.id;
+    const { id } = result.record;
+    const likelihood = result.match_likelihood;
     return {
       status: 'matched',
       matchedBy: result.matched_by ?? [],
       ...(typeof id === 'string' ? { id } : {}),
+      ...(typeof likelihood === 'number' ? { likelihood } : {}),
       record: { value: result.record },
     };
   }
   // A status this client does not know (or a match without its record) is nothing it can write as a match.
   const known = (MATCH_STATUSES as readonly string[]).includes(result.status) && result.status !== 'matched';
-  return { status: known ? (result.status as MatchStatus) : 'invalid' };
+  const status = known ? (result.status as MatchStatus) : 'invalid';
+  const problem = result.problem?.detail;
+  return status === 'not_found' || typeof problem !== 'string' ? { status } : { status, problem };
 }
 
 export function remoteResolver(options: BulkClientOptions): Resolver {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type Database, open, type RootDatabase } from 'lmdb';
 import type { Entity, IdentifierKind } from '../../vocabulary/entities.js';
+import { withCommitted } from '../committed.js';
 import { fileModes, privateFile } from '../file-modes.js';
 import type { ServedRecord } from '../records.js';
 import { applyChange, buildEntity, type EntityDbs, encodeRow, fitsKey, served } from './entity.js';
@@ -194,9 +195,11 @@ export class ServingIndex {
   ): T {
     const intent = randomUUID();
     this.intents.putSync(intent, { writer: thisWriter(), entity: scope, ids: [...ids] });
+    let committed: { result: T } | undefined;
     try {
       return this.env.transactionSync(() => {
         const { result, changes = [], generation } = commit();
+        committed = { result };
         if (scope === 'keys') this.bumpKeys();
         else for (const change of changes) applyChange(this.dbs[scope], change);
         if (generation !== undefined) this.meta.putSync('generation', generation);
@@ -206,7 +209,7 @@ export class ServingIndex {
       });
     } catch (error) {
       this.abandon(intent);
-      throw error;
+      throw committed === undefined ? error : withCommitted(error, committed.result);
     }
   }
 
@@ -224,10 +227,18 @@ export class ServingIndex {
    * lock (so other writers' changes keep their order), and its records are put here as they are; their
    * identifiers wait for `build`.
    */
-  bulkWrite(entity: Entity, commit: () => SourceRow[]): void {
-    this.env.transactionSync(() => {
-      for (const row of commit()) this.dbs[entity].records.putSync(row.id, encodeRow(row));
-    });
+  bulkWrite<T>(entity: Entity, commit: () => { rows: SourceRow[]; result: T }): T {
+    let committed: { result: T } | undefined;
+    try {
+      this.env.transactionSync(() => {
+        const { rows, result } = commit();
+        committed = { result };
+        for (const row of rows) this.dbs[entity].records.putSync(row.id, encodeRow(row));
+      });
+    } catch (error) {
+      throw committed === undefined ? error : withCommitted(error, committed.result);
+    }
+    return committed!.result;
   }
 
   /**

@@ -124,12 +124,7 @@ export class SqliteRecords implements RecordStore {
         this.snapshot.end();
         const rows = records.map(bulkRow);
         if (!this.index) return this.bulk.write(entity, rows);
-        let counts: UpsertCounts = { inserted: 0, updated: 0 };
-        this.index.bulkWrite(entity, () => {
-          counts = this.bulk.write(entity, rows);
-          return rows;
-        });
-        return counts;
+        return this.index.bulkWrite(entity, () => ({ rows, result: this.bulk.write(entity, rows) }));
       },
       finish: async () => {
         this.snapshot.end();

@@ -111,7 +111,11 @@ function sqliteStore(db: Database.Database) {
       snapshot.end();
       await index?.close();
       if (!db.open) return;
-      if (!db.readonly) db.pragma('optimize');
+      try {
+        if (!db.readonly) db.pragma('optimize');
+      } catch {
+        // Statistics for the planner, best effort: on a full disk the store must still close.
+      }
       db.close();
     },
   });

@@ -106,7 +106,7 @@ describe('writing a matched CSV list', () => {
   it('keeps every input value as it was, in the input’s delimiter, line ending and byte order mark', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(cell, cell), { maxLength: 5 }), (rows) => {
-        const writer = new CsvWriter(['Name', 'Email'], shape, []);
+        const writer = new CsvWriter(['Name', 'Email'], shape, [], { formulaGuard: false });
         const text =
           writer.head() +
           writer.rows(
@@ -115,8 +115,15 @@ describe('writing a matched CSV list', () => {
           );
         expect(text.startsWith('\ufeff')).toBe(true);
         const parsed = parse(text, { bom: true, delimiter: ';', record_delimiter: '\r\n' }) as string[][];
-        expect(parsed[0]).toEqual(['Name', 'Email', 'enrich_status', 'enrich_matched_by', 'enrich_id']);
-        expect(parsed.slice(1)).toEqual(rows.map((r) => [...r, 'not_found', '', '']));
+        expect(parsed[0]).toEqual([
+          'Name',
+          'Email',
+          'enrich_status',
+          'enrich_matched_by',
+          'enrich_id',
+          'enrich_problem',
+        ]);
+        expect(parsed.slice(1)).toEqual(rows.map((r) => [...r, 'not_found', '', '', '']));
       }),
     );
   });
@@ -129,14 +136,14 @@ describe('writing a matched CSV list', () => {
     );
     const record = { json: '{"id":"fp1","name":"Jane","current_company":{"name":"Acme, Ltd"}}' };
     expect(writer.head()).toBe(
-      'name,email,enrich_status,enrich_matched_by,enrich_id,enrich_name,current_company.name\n',
+      'name,email,enrich_status,enrich_matched_by,enrich_id,enrich_problem,enrich_name,current_company.name\n',
     );
     expect(
       writer.rows(
         [{ fields: ['J', 'j@a.au'] }],
         [{ status: 'matched', matchedBy: ['work_email', 'ln_url'], id: 'fp1', record }],
       ),
-    ).toBe('J,j@a.au,matched,work_email; ln_url,fp1,Jane,"Acme, Ltd"\n');
+    ).toBe('J,j@a.au,matched,work_email; ln_url,fp1,,Jane,"Acme, Ltd"\n');
   });
 
   it('refreshes the enrich_ columns of a list matched before instead of adding them again', () => {
@@ -145,12 +152,61 @@ describe('writing a matched CSV list', () => {
       { ...shape, bom: false },
       [],
     );
-    expect(writer.head()).toBe('Email;enrich_status;Note;enrich_id;enrich_matched_by\r\n');
+    expect(writer.head()).toBe('Email;enrich_status;Note;enrich_id;enrich_matched_by;enrich_problem\r\n');
     expect(
       writer.rows(
         [{ fields: ['a@b.au', 'not_found', 'x', ''] }],
         [{ status: 'matched', matchedBy: ['id'], id: 'fp2' }],
       ),
-    ).toBe('a@b.au;matched;x;fp2;id\r\n');
+    ).toBe('a@b.au;matched;x;fp2;id;\r\n');
+  });
+
+  it('says why a row was not matched, and how likely a match by name is, in a list of people', () => {
+    const writer = new CsvWriter(['Name', 'Company'], { ...shape, bom: false, lineEnding: '\n' }, [], {
+      likelihood: true,
+    });
+    expect(writer.head()).toBe(
+      'Name;Company;enrich_status;enrich_matched_by;enrich_id;enrich_likelihood;enrich_problem\n',
+    );
+    const rows = [
+      { fields: ['Jane Citizen', 'Acme'] },
+      { fields: ['', ''] },
+      { fields: ['Bad', ''], malformed: { line: 4, reason: 'the row has 3 fields, the header 2' } },
+      { fields: ['Nobody', 'Acme'] },
+    ];
+    expect(
+      writer.rows(rows, [
+        { status: 'matched', matchedBy: ['name', 'company_name'], id: 'fp1', likelihood: 8 },
+        { status: 'invalid', problem: 'Give at least one identifier: id, ln_slug.' },
+        { status: 'invalid' },
+        { status: 'not_found' },
+      ]),
+    ).toBe(
+      'Jane Citizen;Acme;matched;"name; company_name";fp1;8;\n' +
+        ';;invalid;;;;Give at least one identifier: id, ln_slug.\n' +
+        'Bad;;invalid;;;;the row has 3 fields, the header 2\n' +
+        'Nobody;Acme;not_found;;;;\n',
+    );
+  });
+
+  it('neutralises cells a spreadsheet would run as formulas — input, header and record values — unless told not to', () => {
+    const plain = { ...shape, delimiter: ',', bom: false, lineEnding: '\n' } as const;
+    const record = { value: { id: 'fp1', headline: '=HYPERLINK("http://x.example","hi")' } };
+    const rows = [{ fields: ['@SUM(A1:A2)', '+61 2 9999 1234', '-cmd', '-12.5'] }];
+    const outcomes = [{ status: 'matched' as const, matchedBy: ['id'], id: 'fp1', record }];
+    const guarded = new CsvWriter(['=Name', 'Phone', 'Note', 'Score'], plain, ['headline']);
+    expect(guarded.head()).toBe(
+      "'=Name,Phone,Note,Score,enrich_status,enrich_matched_by,enrich_id,enrich_problem,headline\n",
+    );
+    expect(guarded.rows(rows, outcomes)).toBe(
+      `'@SUM(A1:A2),+61 2 9999 1234,'-cmd,-12.5,matched,id,fp1,,"'=HYPERLINK(""http://x.example"",""hi"")"\n`,
+    );
+    const raw = new CsvWriter(['=Name', 'Phone', 'Note', 'Score'], plain, ['headline'], {
+      formulaGuard: false,
+    });
+    expect(raw.head()).toMatch(/^=Name,/);
+    expect(raw.rows(rows, outcomes)).toBe(
+      '@SUM(A1:A2),+61 2 9999 1234,-cmd,-12.5,matched,id,fp1,,"=HYPERLINK(""http://x.example"",""hi"")"\n',
+    );
   });
 });

@@ -47,8 +47,8 @@ describe('writing a matched NDJSON list', () => {
       { status: 'invalid' },
     ]);
     expect(text).toBe(
-      '{"email":"a@b.au","n":1.50,"enrich_status":"matched","enrich_matched_by":["work_email"],"enrich_id":"fp1","enrich_record":{"id":"fp1"}}\n' +
-        '{ "enrich_status":"invalid","enrich_matched_by":null,"enrich_id":null,"enrich_record":null}\n',
+      '{"email":"a@b.au","n":1.50,"enrich_status":"matched","enrich_matched_by":["work_email"],"enrich_id":"fp1","enrich_problem":null,"enrich_record":{"id":"fp1"}}\n' +
+        '{ "enrich_status":"invalid","enrich_matched_by":null,"enrich_id":null,"enrich_problem":null,"enrich_record":null}\n',
     );
   });
 
@@ -71,12 +71,14 @@ describe('writing a matched NDJSON list', () => {
         enrich_id: 'fp1',
         x: 1,
         enrich_matched_by: ['work_email'],
+        enrich_problem: null,
         enrich_record: { id: 'fp1' },
       },
       {
         enrich_status: 'invalid',
         enrich_matched_by: null,
         enrich_id: null,
+        enrich_problem: 'x',
         enrich_record: null,
         enrich_input: 'oops',
       },
@@ -88,7 +90,55 @@ describe('writing a matched NDJSON list', () => {
       'enrich_id',
       'x',
       'enrich_matched_by',
+      'enrich_problem',
       'enrich_record',
+    ]);
+  });
+
+  it('adds to a list of people how likely a match by name is, and to every row why it was not matched', () => {
+    const people = new NdjsonWriter(
+      (record) => ('value' in record ? JSON.stringify(record.value) : ''),
+      true,
+    );
+    const rows: ListRow[] = [
+      { text: '{"name":"Jane Citizen","company":"Acme"}', object: { name: 'Jane Citizen', company: 'Acme' } },
+      { text: '{"work_email":"x@"}', object: { work_email: 'x@' } },
+    ];
+    const text = people.rows(rows, [
+      {
+        status: 'matched',
+        matchedBy: ['name', 'company_name'],
+        id: 'fp1',
+        likelihood: 8,
+        record: { value: { id: 'fp1' } },
+      },
+      { status: 'invalid', problem: 'work_email is not an e-mail address.' },
+    ]);
+    expect(
+      text
+        .split('\n')
+        .slice(0, 2)
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      {
+        name: 'Jane Citizen',
+        company: 'Acme',
+        enrich_status: 'matched',
+        enrich_matched_by: ['name', 'company_name'],
+        enrich_id: 'fp1',
+        enrich_likelihood: 8,
+        enrich_problem: null,
+        enrich_record: { id: 'fp1' },
+      },
+      {
+        work_email: 'x@',
+        enrich_status: 'invalid',
+        enrich_matched_by: null,
+        enrich_id: null,
+        enrich_likelihood: null,
+        enrich_problem: 'work_email is not an e-mail address.',
+        enrich_record: null,
+      },
     ]);
   });
 });

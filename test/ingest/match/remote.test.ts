@@ -94,7 +94,7 @@ describe('matching through a bulk API', () => {
     const first = await resolver.resolve([row('a@b.au'), row('c@d.au')]);
     expect(first.map((o) => o.status)).toEqual(['matched', 'quota_exceeded']);
     expect(await resolver.resolve([row('e@f.au'), undefined])).toEqual([
-      { status: 'quota_exceeded' },
+      { status: 'quota_exceeded', problem: "Not sent: the server said this key's monthly quota is used up." },
       { status: 'invalid' },
     ]);
     expect(api.bodies).toHaveLength(1);

@@ -8,7 +8,6 @@ import {
   type MetricValueWithName,
   Registry,
 } from 'prom-client';
-import type { Accounting } from './accounting/accounting.js';
 
 type MetricValue = MetricValueWithName<string>;
 
@@ -123,12 +122,18 @@ export interface QuotaStanding {
   used: number;
 }
 
+/** What the gauges read of the accounting journal (src/accounting/): whether it can be written, its fold lag. */
+export interface JournalState {
+  readonly health?: { readonly failing: boolean; readonly failures: number } | undefined;
+  foldLagSeconds?(): number;
+}
+
 /** What the service's state gauges read at scrape time. */
 export interface ServiceState {
   /** True when /readyz would answer 200. */
   ready(): Promise<boolean>;
   /** Audit and metering: the journal's health and fold lag; none when accounting is off. */
-  accounting: Accounting | undefined;
+  accounting: JournalState | undefined;
   /** Every active key with a quota. */
   quotas(): Promise<QuotaStanding[]>;
 }

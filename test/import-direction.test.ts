@@ -26,7 +26,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store/open'],
   // The stages of a request and the use cases, each over the store roles it needs.
   ['auth', 'accounting', 'privacy', 'lookup', 'search'],
-  ['limits'],
+  // What the limits, and readiness, ask of the stages below.
+  ['limits', 'readiness'],
   ['http'],
   ['openapi', 'ingest'],
   // The synthetic generator, which reads and writes NDJSON as imports do.

@@ -14,8 +14,8 @@ export function registerEvolve(program: Command) {
     )
     .requiredOption('--in <dir>', 'the data set (companies.ndjson and people.ndjson, or .ndjson.gz)')
     .requiredOption('--out <dir>', 'output directory (another one), written in the same form')
-    .option('--seed <n>', 'seed (default 1)', wholeNumber(0), 1)
-    .option('--months <n>', 'months to live through (default 1, at most 120)', wholeNumber(1), 1)
+    .option('--seed <n>', 'seed', wholeNumber(0), 1)
+    .option('--months <n>', 'months to live through, at most 120', wholeNumber(1), 1)
     .action(async (opts) => {
       const { evolveDataset } = await import('../generate/evolve/index.js');
       const bar = progressBar('evolve people', 'MB');

@@ -19,8 +19,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config', 'metrics', 'worker', 'shutdown', 'cluster-metrics', 'demo-records'],
   // Records' shapes (TypeBox); the log.
   ['schemas', 'log'],
-  // Normalising what people type; the store's roles (interfaces, the SQL both backends share, the serving index).
-  ['identifiers', 'store', 'changes'],
+  // Normalising what people type; change events and how they are classified and rendered.
+  ['identifiers', 'changes'],
+  // The store's roles (interfaces, the SQL both backends share, the serving index).
+  ['store'],
   // Each backend: its data migrations derive identifiers from records.
   ['store/sqlite', 'store/postgres'],
   ['store/open'],

@@ -1,7 +1,7 @@
 // Issuing API keys: mint a token, store only its hash, hand the token back once.
 
 import type { ApiKey, KeyStore, StoredKey } from '../store/keys.js';
-import { ALL_SCOPES, type Scope } from '../vocabulary/operations.js';
+import { ALL_SCOPES, DEFAULT_SCOPES, type Scope } from '../vocabulary/operations.js';
 import { hashToken, mintKeyId, mintToken } from './tokens.js';
 
 export interface KeyRequest {
@@ -25,7 +25,7 @@ export async function issueKey(
     id: mintKeyId(),
     name: request.name,
     hash: hashToken(token),
-    scopes: request.scopes ?? [...ALL_SCOPES],
+    scopes: request.scopes ?? [...DEFAULT_SCOPES],
     rate: request.rate ?? DEFAULT_RATE,
     quota: request.quota ?? null,
     created_at: now.toISOString(),

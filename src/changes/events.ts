@@ -61,3 +61,11 @@ export type ClassifiedEvent = { [T in ChangeEventType]: { type: T; data: EventDa
 
 /** An event as the feed lists it (contract §8): `id` is stable, `timestamp` the commit time (UTC, ms). */
 export type ChangeEvent = ClassifiedEvent & { id: string; timestamp: string };
+
+/** An event as the change log holds it: its place in commit order, its commit time, its type and data. */
+export type LoggedEvent = ClassifiedEvent & {
+  /** Position in commit order: increasing, never reused, with gaps where entries were pruned. */
+  seq: number;
+  /** Commit time, ISO-8601 UTC with milliseconds. */
+  at: string;
+};

@@ -68,7 +68,11 @@ export function registerKeys(program: Command) {
   withStore(keys.command('create'))
     .description('create a key; prints the token, once, as the last line of stdout')
     .requiredOption('--name <name>', 'who or what the key is for')
-    .option('--scopes <list>', 'comma-separated: people:read,company:read (default: both)', scopesOption)
+    .option(
+      '--scopes <list>',
+      'comma-separated, of people:read,company:read,changes:read,changes:write,admin (default: people:read,company:read)',
+      scopesOption,
+    )
     .option('--rate <n>', `requests per second (default ${DEFAULT_RATE})`, wholeNumber(1))
     .option('--quota <n>', 'matched lookups per calendar month (default: none)', wholeNumber(1))
     .option('--expires <date>', 'expiry date (ISO 8601)', parseFutureDate)
@@ -135,7 +139,11 @@ export function registerKeys(program: Command) {
     .option('--name <name>', 'who or what the key is for', nameOption)
     .option('--rate <n>', 'requests per second', wholeNumber(1))
     .option('--quota <n>', 'matched lookups per calendar month, or none', quotaOption)
-    .option('--scopes <list>', 'comma-separated: people:read,company:read', scopesOption)
+    .option(
+      '--scopes <list>',
+      'comma-separated, of people:read,company:read,changes:read,changes:write,admin',
+      scopesOption,
+    )
     .option('--expires <date>', 'expiry date (ISO 8601), or never', expiryOption)
     .option('--json', 'print the updated key as JSON')
     .action(async (id: string, opts, command: Command) => {

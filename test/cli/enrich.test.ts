@@ -163,9 +163,11 @@ describe('the enrich command', () => {
   });
 
   it('refuses bad options with a clear message and exit code 1', () => {
-    const scope = enrich(['keys', 'create', '--name', 'x', '--scopes', 'admin', '--db', db]);
+    const scope = enrich(['keys', 'create', '--name', 'x', '--scopes', 'superuser', '--db', db]);
     expect(scope.status).not.toBe(0);
-    expect(scope.stderr).toMatch(/unknown scope admin; accepted: people:read, company:read/);
+    expect(scope.stderr).toMatch(
+      /unknown scope superuser; accepted: people:read, company:read, changes:read, changes:write, admin/,
+    );
     const entity = enrich(['import', 'users', 'x.ndjson', '--db', db]);
     expect(entity.status).not.toBe(0);
     expect(entity.stderr).toMatch(/expected "people" or "companies"/);

@@ -644,7 +644,7 @@ export interface components {
              * @description `forbidden`: the scope the key lacks
              * @enum {string}
              */
-            required_scope?: "people:read" | "company:read";
+            required_scope?: "people:read" | "company:read" | "changes:read" | "changes:write" | "admin";
         } & {
             [key: string]: unknown;
         };

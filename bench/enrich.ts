@@ -84,14 +84,16 @@ export async function migrate(databaseUrl: string): Promise<void> {
   await enrich('enrich migrate', ['migrate'], MINUTE, { DATABASE_URL: databaseUrl });
 }
 
-/** `enrich keys create --name NAME --rate RATE`: the new key's bearer token. */
+/** `enrich keys create --name NAME --rate RATE [--scopes …]`: the new key's bearer token. */
 export async function createKey(
   db: string,
   name: string,
   rate: number,
   env: NodeJS.ProcessEnv = {},
+  scopes?: string[],
 ): Promise<string> {
-  const args = ['keys', 'create', '--name', name, '--rate', `${rate}`, ...dbArgs(db)];
+  const scoped = scopes ? ['--scopes', scopes.join(',')] : [];
+  const args = ['keys', 'create', '--name', name, '--rate', `${rate}`, ...scoped, ...dbArgs(db)];
   const { stdout } = await enrich('enrich keys create', args, MINUTE, env);
   const token = stdout.trim().split('\n').at(-1);
   if (!token) throw new Error('enrich keys create printed no token');

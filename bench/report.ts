@@ -2,6 +2,7 @@
 import { bulkTable } from './bulk-report.js';
 import { COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS } from './dataset.js';
 import type { ImportSummary } from './enrich.js';
+import { feedTable } from './feed.js';
 import { cores, entryHeading, int, mib, ms, seconds, table, times } from './format.js';
 import type { Measured } from './loadgen.js';
 import { loadGeneratorName } from './loadgen.js';
@@ -243,6 +244,10 @@ export function renderReport(r: BenchResults): string {
         ]
       : []),
     bulkTable(r),
+    '',
+    'The feed of changes (`GET /v1/changes?limit=1000`, issue 20): one reader through the events the imports logged:',
+    '',
+    feedTable(r.feed),
     '',
     ...(r.match.length > 0
       ? [

@@ -1,5 +1,6 @@
 // One `npm run bench` run's results, and the ratios every part of the report quotes.
 import { type LookupKind, PERSON_LOOKUPS } from './dataset.js';
+import type { FeedRun } from './feed.js';
 import type { ImportRun, PostgresImports } from './imports.js';
 import type { JsonServerRun } from './json-server.js';
 import type { Measured } from './loadgen.js';
@@ -27,6 +28,8 @@ export interface BenchResults {
   atRate: AtRate;
   /** The people searches, per store; none with --skip-search. */
   searches: SearchRow[];
+  /** One reader paging through the change log the imports wrote, once per run. */
+  feed: FeedRun[];
   /** `enrich match` of a list against the same store; none with --skip-match. */
   match: MatchRun[];
   /** The main server's VmHWM after every lookup run, at options.people. */

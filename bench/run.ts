@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { obtainDataset } from './data-files.js';
 import { type LookupKind, type Sample, sampleLookups } from './dataset.js';
 import { createBenchKey, type RunningEnrich, serve } from './enrich.js';
+import { createFeedKey, type FeedRun, measureFeed } from './feed.js';
 import { measureImports, measurePostgresImports } from './imports.js';
 import { measureJsonServer } from './json-server.js';
 import { say } from './log.js';
@@ -112,7 +113,12 @@ async function lookupsAndCeiling(
       };
       searchServers.push({ server: pgServer, token: overPostgres.token, backend: 'PostgreSQL' });
     }
-    return { lookups, atRate, mainPeakRssBytes, searches: await searches(o, peopleFile, searchServers) };
+    const searchRows = await searches(o, peopleFile, searchServers);
+    const feed: FeedRun[] = [];
+    const feedToken = await createFeedKey(db);
+    say(`feed: ${o.runs} run(s) of one reader through the change log`);
+    for (let run = 0; run < o.runs; run++) feed.push(await measureFeed(enrich.origin, feedToken));
+    return { lookups, atRate, mainPeakRssBytes, searches: searchRows, feed };
   } finally {
     await ceiling.child.stop();
     await unaccounted.child.stop();

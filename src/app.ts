@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { openAccounting } from './accounting/open.js';
 import { quotaStanding } from './accounting/usage-report.js';
 import { ProblemError, toProblem } from './errors.js';
+import { changeLogOf } from './feed/log.js';
 import { Admission } from './http/admission.js';
 import { BODY_LIMIT } from './http/body.js';
 import { BulkPath } from './http/bulk-path.js';
@@ -34,6 +35,7 @@ import { createMetrics, type Metrics, observeService } from './metrics.js';
 import { registerOpenapi } from './openapi/document.js';
 import { notReady } from './readiness.js';
 import { registerBulk } from './routes/bulk.js';
+import { registerChanges } from './routes/changes.js';
 import { registerCompany } from './routes/company.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
@@ -42,11 +44,14 @@ import { registerPeople } from './routes/people.js';
 import { registerSearch } from './routes/search.js';
 import { registerUsage } from './routes/usage.js';
 import type { Flushed } from './shutdown.js';
+import type { ChangeStore } from './store/changes.js';
 import type { StoreLocation } from './store/open.js';
 import type { Store } from './store/store.js';
 
 export interface AppDeps {
   store: Store;
+  /** The change log the feed reads; default: the store's own. */
+  changes?: ChangeStore;
   limiter?: RateLimiter;
   quota?: QuotaCounter;
   metrics?: Metrics;
@@ -192,6 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBulk(app, bulk);
   registerUsage(app, { store, accounting });
   registerSearch(app, { store });
+  registerChanges(app, { changes: deps.changes ?? changeLogOf(store), feed: metrics.feed });
   registerHealth(app, store, accounting);
   observeService(metrics, {
     accounting,

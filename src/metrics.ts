@@ -93,6 +93,22 @@ export class LookupTally {
 }
 
 /**
+ * What the feed (GET /v1/changes) served: events, and how long after its commit the newest event of the last
+ * page that had any was served — near 0 while readers keep up, growing while one reads far behind.
+ */
+export class FeedTally {
+  events = 0;
+  lagSeconds = 0;
+
+  /** Counts a page's events; `newestAt` is the commit time of its last one. */
+  served(events: number, newestAt: string | undefined, now = Date.now()): void {
+    if (events === 0 || newestAt === undefined) return;
+    this.events += events;
+    this.lagSeconds = Math.max(0, (now - Date.parse(newestAt)) / 1000);
+  }
+}
+
+/**
  * A metric whose values are computed at scrape time, registered beside prom-client's own. `aggregator` is how
  * a cluster's workers' values are combined: summed, or the most (a lag) or the least (readiness) of them.
  */
@@ -206,6 +222,8 @@ export interface Metrics {
   http: HttpTally;
   /** Lookups by entity and outcome. */
   lookups: LookupTally;
+  /** Events the feed served, and its lag. */
+  feed: FeedTally;
   /** Failed calls to the shared limit backend (Redis), by limit: `rate` or `quota`. */
   limitBackendErrors: Counter<'limit'>;
 }
@@ -238,11 +256,24 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   register(registry, 'enrich_lookups_total', 'Lookups by entity and outcome', 'counter', () =>
     lookups.values(),
   );
+  const feed = new FeedTally();
+  register(registry, 'enrich_changes_served_total', 'Change events the feed served', 'counter', () => [
+    { labels: {}, value: feed.events },
+  ]);
+  register(
+    registry,
+    'enrich_changes_feed_lag_seconds',
+    'Seconds from the commit of the newest event the feed last served to the moment it served it',
+    'gauge',
+    () => [{ labels: {}, value: feed.lagSeconds }],
+    'max',
+  );
   return {
     registry,
     scrape: options.scrapeCluster ?? (() => registry.metrics()),
     http,
     lookups,
+    feed,
     limitBackendErrors: new Counter({
       name: 'enrich_limit_backend_errors_total',
       help: 'Failed calls to the shared rate-limit and quota backend (Redis), by limit',

@@ -27,7 +27,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store/sqlite', 'store/postgres'],
   ['store/open'],
   // The stages of a request and the use cases, each over the store roles it needs.
-  ['auth', 'accounting', 'privacy', 'lookup', 'search'],
+  ['auth', 'accounting', 'privacy', 'lookup', 'search', 'feed'],
   // What the limits, and readiness, ask of the stages below.
   ['limits', 'readiness'],
   ['http'],

@@ -231,6 +231,13 @@ export const RESPONSES = {
       },
     },
   ),
+  Gone: problem('The cursor is older than the change log keeps: start again without `after`', KEYED, {
+    gone: {
+      detail:
+        'The cursor is older than the change log keeps (ENRICH_CHANGES_RETENTION_DAYS): the events after it have been pruned. Read again without `after` to start at the oldest event kept.',
+      oldest_event: 'evt_0000000000004242',
+    },
+  }),
   RateLimited: problem(
     "Over the key's rate limit, or, for requests without a valid token, over the client address's (no RateLimit headers then): retry after `Retry-After` seconds",
     [...KEYED, 'Retry-After'],

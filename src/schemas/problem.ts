@@ -77,6 +77,9 @@ export const Problem = Type.Object(
         },
       ),
     ),
+    oldest_event: Type.Optional(
+      Type.String({ description: '`gone`: the id of the oldest event the change log still keeps' }),
+    ),
     required_scope: Type.Optional(
       Type.Unsafe<Scope>({
         type: 'string',

@@ -8,6 +8,10 @@ import type {
   BulkAnswer,
   BulkItem,
   BulkSummary,
+  ChangeEvent,
+  ChangesFollow,
+  ChangesPage,
+  ChangesQuery,
   Company,
   CompanyBulkResult,
   CompanyQuery,
@@ -206,6 +210,46 @@ export class Enrich {
   }
 
   /**
+   * One page of the feed of changes (`GET /v1/changes`, scope `changes:read`): the events after `after` (a
+   * page's `next`; omitted, the oldest kept), in commit order. With `wait` (seconds, at most 30) an empty page
+   * is held until an event arrives; the call's bound is that much longer. A cursor older than the change log
+   * keeps throws EnrichError with `code` `gone` (410).
+   * @example const { data, next } = await enrich.changes({ types: ['person.job_changed'], limit: 500 });
+   */
+  changes(query: ChangesQuery = {}, options: CallOptions = {}): Promise<ChangesPage> {
+    const { types, ...rest } = query;
+    const params = { query: types === undefined ? rest : { ...rest, types: types.join(',') } };
+    const timeoutMs = (options.timeoutMs ?? this.#timeoutMs) + (query.wait ?? 0) * 1000;
+    return this.#call((init) => this.#api.GET('/v1/changes', { ...init, params }), { ...options, timeoutMs });
+  }
+
+  /**
+   * Every event after `query.after`, page after page, following `next`. It ends once caught up, unless
+   * `follow` is set: then it long-polls (`wait`, default 30 s) for events to come, and ends when
+   * `options.signal` aborts. `onPage` is told each page's `next`: saved, it resumes a reader where it stopped.
+   * @example for await (const event of enrich.changesAll({ types: ['person.job_changed'] })) console.log(event.data);
+   */
+  async *changesAll(
+    query: ChangesQuery & ChangesFollow = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<ChangeEvent> {
+    const { follow = false, onPage, ...rest } = query;
+    let after = rest.after;
+    const { signal } = options;
+    for (;;) {
+      const waiting = follow ? { wait: rest.wait ?? 30 } : {};
+      const read = this.changes({ ...rest, ...waiting, ...(after === undefined ? {} : { after }) }, options);
+      // Following ends when told to, quietly, even mid-wait.
+      const page = follow ? await read.catch(endedBy(signal)) : await read;
+      if (page === undefined) return;
+      yield* page.data;
+      after = page.next;
+      onPage?.(page.next);
+      if ((!page.has_more && !follow) || signal?.aborted) return;
+    }
+  }
+
+  /**
    * One operation, bounded in time, retried as the server asks, its error response thrown as EnrichError.
    * Every method is one such call; the search iterators make one per page, each with the caller's signal
    * (a bulk helper would make one per chunk of its list).
@@ -235,6 +279,14 @@ function jsonBulk<R>(
 ): Promise<Answer<{ results: R[]; summary: BulkSummary }>> {
   return call as Promise<Answer<{ results: R[]; summary: BulkSummary }>>;
 }
+
+/** What a call that failed becomes: nothing when `signal` aborted it (the caller ended it), else its error. */
+const endedBy =
+  (signal: AbortSignal | undefined) =>
+  (error: unknown): undefined => {
+    if (signal?.aborted) return undefined;
+    throw error;
+  };
 
 /** A lookup's record, or null for its 404: no record matches. */
 async function orNull<T>(lookup: Promise<T>): Promise<T | null> {

@@ -211,6 +211,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change events after a cursor, in commit order
+         * @description Every change to the store of record as an event, in commit order: records created, updated
+         *     (with the top-level fields that changed) and removed (with the reason), and the derived `person.job_changed`
+         *     and `person.title_changed`. Start without `after`, then give each page's `next`: no event is skipped or
+         *     repeated. `has_more` says more are there now; with `wait` an empty page is held until an event arrives
+         *     (or the wait is over). A cursor older than the change log keeps (`ENRICH_CHANGES_RETENTION_DAYS`) is a 410.
+         *     Events carry no e-mail address or phone number. Needs `changes:read`; rate-limited like lookups; costs
+         *     nothing against the monthly quota.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -615,7 +641,7 @@ export interface components {
              * @description Stable, machine-readable problem code
              * @enum {string}
              */
-            code: "missing_identifier" | "missing_filter" | "invalid_body" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "ambiguous_match" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
+            code: "missing_identifier" | "missing_filter" | "invalid_body" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "ambiguous_match" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
             /** @description The id of the request, also sent as X-Request-Id */
             request_id: string;
             /** @description `invalid_parameter` and `unknown_parameter`: the parameter at fault (of the query, or of a POST body) */
@@ -640,6 +666,8 @@ export interface components {
             matches?: {
                 [key: string]: string[];
             };
+            /** @description `gone`: the id of the oldest event the change log still keeps */
+            oldest_event?: string;
             /**
              * @description `forbidden`: the scope the key lacks
              * @enum {string}
@@ -850,6 +878,194 @@ export interface components {
             cursor?: string;
             /** @description The result fields wanted (a list, or names separated by commas); the id always */
             fields?: ("id" | "name" | "fqdn" | "industries" | "company_size" | "states")[] | string;
+        };
+        /** Job */
+        Job: {
+            company_id: string | null;
+            company_name: string | null;
+            position: string | null;
+            seniority: string | null;
+        };
+        /** Title */
+        Title: {
+            position: string | null;
+            seniority: string | null;
+        };
+        /**
+         * ChangeEvent
+         * @description A change to the store of record, as the feed lists it and a webhook delivers it
+         */
+        ChangeEvent: {
+            /**
+             * @description Unique and stable; ids sort in commit order
+             * @example evt_0000000000000042
+             */
+            id: string;
+            /** @enum {string} */
+            type: "person.created";
+            /**
+             * Format: date-time
+             * @description The commit time (UTC, milliseconds)
+             */
+            timestamp: string;
+            data: {
+                /** @example fp000000067890 */
+                person_id: string;
+            };
+        } | {
+            /**
+             * @description Unique and stable; ids sort in commit order
+             * @example evt_0000000000000042
+             */
+            id: string;
+            /** @enum {string} */
+            type: "person.updated";
+            /**
+             * Format: date-time
+             * @description The commit time (UTC, milliseconds)
+             */
+            timestamp: string;
+            data: {
+                /** @example fp000000067890 */
+                person_id: string;
+                /** @description The top-level fields whose content changed */
+                fields: string[];
+            };
+        } | {
+            /**
+             * @description Unique and stable; ids sort in commit order
+             * @example evt_0000000000000042
+             */
+            id: string;
+            /** @enum {string} */
+            type: "person.removed";
+            /**
+             * Format: date-time
+             * @description The commit time (UTC, milliseconds)
+             */
+            timestamp: string;
+            data: {
+                /** @example fp000000067890 */
+                person_id: string;
+                /**
+                 * @description A snapshot refresh left it out, `enrich delete` removed it, or it was suppressed
+                 * @enum {string}
+                 */
+                reason: "snapshot" | "deleted" | "suppressed";
+            };
+        } | {
+            /**
+             * @description Unique and stable; ids sort in commit order
+             * @example evt_0000000000000042
+             */
+            id: string;
+            /** @enum {string} */
+            type: "person.job_changed";
+            /**
+             * Format: date-time
+             * @description The commit time (UTC, milliseconds)
+             */
+            timestamp: string;
+            data: {
+                /** @example fp000000067890 */
+                person_id: string;
+                /**
+                 * @description `new_company`: from one company to another; `departure`: left one (current null); `joined`: had none (previous null)
+                 * @enum {string}
+                 */
+                change: "new_company" | "departure" | "joined";
+                previous: components["schemas"]["Job"] | null;
+                current: components["schemas"]["Job"] | null;
+            };
+        } | {
+            /**
+             * @description Unique and stable; ids sort in commit order
+             * @example evt_0000000000000042
+             */
+            id: string;
+            /** @enum {string} */
+            type: "person.title_changed";
+            /**
+             * Format: date-time
+             * @description The commit time (UTC, milliseconds)
+             */
+            timestamp: string;
+            data: {
+                /** @example fp000000067890 */
+                person_id: string;
+                company_id: string | null;
+                previous: components["schemas"]["Title"];
+                current: components["schemas"]["Title"];
+                /** @description The seniority rose in the seniority order */
+                promotion: boolean;
+            };
+        } | {
+            /**
+             * @description Unique and stable; ids sort in commit order
+             * @example evt_0000000000000042
+             */
+            id: string;
+            /** @enum {string} */
+            type: "company.created";
+            /**
+             * Format: date-time
+             * @description The commit time (UTC, milliseconds)
+             */
+            timestamp: string;
+            data: {
+                /** @example f000000117274 */
+                company_id: string;
+            };
+        } | {
+            /**
+             * @description Unique and stable; ids sort in commit order
+             * @example evt_0000000000000042
+             */
+            id: string;
+            /** @enum {string} */
+            type: "company.updated";
+            /**
+             * Format: date-time
+             * @description The commit time (UTC, milliseconds)
+             */
+            timestamp: string;
+            data: {
+                /** @example f000000117274 */
+                company_id: string;
+                /** @description The top-level fields whose content changed */
+                fields: string[];
+            };
+        } | {
+            /**
+             * @description Unique and stable; ids sort in commit order
+             * @example evt_0000000000000042
+             */
+            id: string;
+            /** @enum {string} */
+            type: "company.removed";
+            /**
+             * Format: date-time
+             * @description The commit time (UTC, milliseconds)
+             */
+            timestamp: string;
+            data: {
+                /** @example f000000117274 */
+                company_id: string;
+                /**
+                 * @description A snapshot refresh left it out, `enrich delete` removed it, or it was suppressed
+                 * @enum {string}
+                 */
+                reason: "snapshot" | "deleted" | "suppressed";
+            };
+        };
+        /** ChangesPage */
+        ChangesPage: {
+            /** @description The events after the cursor, in commit order */
+            data: components["schemas"]["ChangeEvent"][];
+            /** @description The cursor to give as `after` for the events that follow (always present, also when `data` is empty) */
+            next: string;
+            /** @description More events are there now: read the next page at once */
+            has_more: boolean;
         };
         /** BulkSummary */
         BulkSummary: {
@@ -1259,6 +1475,19 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The cursor is older than the change log keeps: start again without `after` */
+        Gone: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1937,6 +2166,50 @@ export interface operations {
             400: components["responses"]["SearchBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description The `next` of the previous page; omitted: from the oldest event kept */
+                after?: string;
+                /**
+                 * @description Only these event types, comma-separated: person.created, person.updated, person.removed, person.job_changed, person.title_changed, company.created, company.updated, company.removed
+                 * @example person.job_changed,person.title_changed
+                 */
+                types?: string;
+                /** @description Events per page */
+                limit?: number;
+                /** @description Seconds to hold an empty page open, answering as soon as an event arrives */
+                wait?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events after the cursor (possibly none), the cursor of the next page, and whether more are there */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangesPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -31,6 +31,23 @@ export type CompanySearchRequest = Schemas['CompanySearchRequest'];
 export type CompanySearchPage = Schemas['CompanySearchPage'];
 /** A company in search results. */
 export type CompanySearchResult = Schemas['CompanyPreview'];
+/** A change to the store of record, as the feed lists it: `id`, `type`, `timestamp` and the type's `data`. */
+export type ChangeEvent = Schemas['ChangeEvent'];
+/** An event type of the feed: `person.job_changed`, say. */
+export type ChangeEventType = ChangeEvent['type'];
+/** A page of the feed: its events, the cursor of the next page, and whether more are there now. */
+export type ChangesPage = Schemas['ChangesPage'];
+/** What to read of the feed: after a page's `next`, of these types only, how many, how long to wait. */
+export type ChangesQuery = Omit<NonNullable<operations['listChanges']['parameters']['query']>, 'types'> & {
+  types?: ChangeEventType[];
+};
+/** How `changesAll` goes on once caught up. */
+export interface ChangesFollow {
+  /** Keep long-polling for new events (until the call's signal aborts) rather than end. */
+  follow?: boolean;
+  /** Told each page's `next`, once its events have been yielded: where to resume. */
+  onPage?: (next: string) => void;
+}
 /** One item of a bulk lookup: the identifiers, as for a single lookup, and a reference of your own. */
 export interface BulkItem<Query> {
   params: Query;

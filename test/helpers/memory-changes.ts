@@ -1,0 +1,75 @@
+// A change log in memory, for the feed's route tests: events appended by hand, pruned by hand, watchers woken.
+import type { ChangeEventType, ClassifiedEvent, LoggedEvent } from '../../src/changes/events.js';
+import type { ChangeBounds, ChangeStore } from '../../src/store/changes.js';
+
+export class MemoryChanges implements ChangeStore {
+  private events: LoggedEvent[] = [];
+  private seq = 0;
+  private readonly listeners = new Set<() => void>();
+  /** Reads made, for tests that check a long poll reads again only when woken. */
+  reads = 0;
+
+  /** Appends events as one commit at `at` (now by default) and wakes the watchers. */
+  append(events: ClassifiedEvent[], at = new Date()): LoggedEvent[] {
+    const logged = events.map(
+      (event) => ({ ...event, seq: ++this.seq, at: at.toISOString() }) as LoggedEvent,
+    );
+    this.events.push(...logged);
+    for (const listener of this.listeners) listener();
+    return logged;
+  }
+
+  async readChanges(after: number, limit: number, types?: readonly ChangeEventType[]) {
+    this.reads++;
+    return this.events
+      .filter((event) => event.seq > after && (types === undefined || types.includes(event.type)))
+      .slice(0, limit);
+  }
+
+  async changeBounds(): Promise<ChangeBounds> {
+    return { first: this.events[0]?.seq ?? 0, last: this.events.at(-1)?.seq ?? 0 };
+  }
+
+  watchChanges(listener: () => void) {
+    const own = () => listener();
+    this.listeners.add(own);
+    return () => {
+      this.listeners.delete(own);
+    };
+  }
+
+  get watchers(): number {
+    return this.listeners.size;
+  }
+
+  async pruneChanges(before: Date) {
+    const kept = this.events.filter((event) => Date.parse(event.at) >= before.getTime());
+    const pruned = this.events.length - kept.length;
+    this.events = kept;
+    return pruned;
+  }
+}
+
+/** A person.created event of `id`, a person.job_changed one, and so on: enough variety to filter by type. */
+export const created = (personId: string): ClassifiedEvent => ({
+  type: 'person.created',
+  data: { person_id: personId },
+});
+export const companyUpdated = (companyId: string, fields: string[]): ClassifiedEvent => ({
+  type: 'company.updated',
+  data: { company_id: companyId, fields },
+});
+export const joined = (personId: string, companyId: string): ClassifiedEvent => ({
+  type: 'person.job_changed',
+  data: {
+    person_id: personId,
+    change: 'joined',
+    previous: null,
+    current: {
+      company_id: companyId,
+      company_name: 'Acme Holdings',
+      position: 'Engineer',
+      seniority: 'Other',
+    },
+  },
+});

@@ -243,7 +243,7 @@ export const MIGRATIONS: readonly string[] = [
   keysNamedAsOnPostgres(),
   // 14: the change log (src/store/sqlite/changes.ts): an entry per event, numbered in commit order. Numbers
   // are never reused, even once every entry is pruned (AUTOINCREMENT), so a reader's cursor stays true.
-  `CREATE TABLE change_log (
+  `CREATE TABLE IF NOT EXISTS change_log (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
      at TEXT NOT NULL,
      type TEXT NOT NULL,

@@ -79,6 +79,45 @@ export async function importFile(
   };
 }
 
+/** `enrich evolve --in DIR --out OUT`: the next month of a generated set (about 2% of its people changed). */
+export async function evolve(dir: string, out: string, records: number): Promise<void> {
+  await enrich('enrich evolve', ['evolve', '--in', dir, '--out', out], importTimeoutMs(records));
+}
+
+/**
+ * `enrich import ENTITY FILE --snapshot --force --json --db DB`: a refresh of the entity to the file, read
+ * back from its JSON (`records` are the lines read; `changed` those inserted, updated or removed).
+ */
+export async function refreshSnapshot(
+  entity: 'people' | 'companies',
+  file: string,
+  db: string,
+  expectedRecords: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ImportSummary & { changed: number }> {
+  const started = performance.now();
+  const args = ['import', entity, file, '--snapshot', '--force', '--json', ...dbArgs(db)];
+  const { stdout } = await enrich(
+    `enrich import ${entity} --snapshot`,
+    args,
+    importTimeoutMs(expectedRecords),
+    env,
+  );
+  const wallSeconds = (performance.now() - started) / 1000;
+  const summary = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>;
+  if (summary.rejected !== 0)
+    throw new Error(`enrich import ${entity} --snapshot: unexpected output: ${stdout}`);
+  const records = summary.read ?? 0;
+  return {
+    records,
+    seconds: summary.seconds ?? 0,
+    perSecond: Math.round(records / Math.max(summary.seconds ?? 0, 0.001)),
+    wallSeconds,
+    wallPerSecond: records / wallSeconds,
+    changed: (summary.inserted ?? 0) + (summary.updated ?? 0) + (summary.removed ?? 0),
+  };
+}
+
 /** `enrich migrate` on the PostgreSQL database `databaseUrl`. */
 export async function migrate(databaseUrl: string): Promise<void> {
   await enrich('enrich migrate', ['migrate'], MINUTE, { DATABASE_URL: databaseUrl });

@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { DataFiles } from './data-files.js';
-import { type ImportSummary, importFile, migrate, type Sizes } from './enrich.js';
+import { type ImportSummary, importFile, migrate, refreshSnapshot, type Sizes } from './enrich.js';
 import { type Floor, readAndParse } from './lines.js';
 import { say } from './log.js';
 import { createScratchDatabase, type ScratchDatabase } from './postgres.js';
@@ -12,7 +12,14 @@ export interface ImportRun {
   companies: ImportSummary;
   peopleFloor: Floor;
   companiesFloor: Floor;
+  /**
+   * Snapshot refreshes of the same store's people (`import --snapshot`): to the evolved month (about 2%
+   * changed), then back to the first set (the same changes undone), which leaves the store as imported.
+   */
+  refresh?: { forward: RefreshSummary; back: RefreshSummary };
 }
+
+export type RefreshSummary = ImportSummary & { changed: number };
 
 export interface ImportRuns {
   runs: ImportRun[];
@@ -30,6 +37,7 @@ export async function measureImports(
   sizes: Sizes,
   dir: string,
   runs: number,
+  evolved?: DataFiles,
 ): Promise<ImportRuns> {
   const results: ImportRun[] = [];
   let db = '';
@@ -40,11 +48,19 @@ export async function measureImports(
     const peopleFloor = await readAndParse(files.people);
     const companies = await importFile('companies', files.companies, db, sizes.companies);
     const companiesFloor = await readAndParse(files.companies);
-    results.push({ people, companies, peopleFloor, companiesFloor });
+    const refresh = evolved && {
+      forward: await refreshSnapshot('people', evolved.people, db, sizes.people),
+      back: await refreshSnapshot('people', files.people, db, sizes.people),
+    };
+    results.push({ people, companies, peopleFloor, companiesFloor, ...(refresh ? { refresh } : {}) });
     say(
       `import run ${run}/${runs}: ${Math.round(people.wallPerSecond)} people/s from process start ` +
         `(printed ${people.perSecond}/s; floor ${Math.round(peopleFloor.perSecond)}/s), ` +
-        `${Math.round(companies.wallPerSecond)} companies/s (printed ${companies.perSecond}/s)`,
+        `${Math.round(companies.wallPerSecond)} companies/s (printed ${companies.perSecond}/s)` +
+        (refresh
+          ? `; snapshot refresh ${refresh.forward.wallSeconds.toFixed(1)} s (${refresh.forward.changed} changed), ` +
+            `back ${refresh.back.wallSeconds.toFixed(1)} s`
+          : ''),
     );
   }
   return { runs: results, db };

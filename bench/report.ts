@@ -146,6 +146,25 @@ function importTable(r: BenchResults): string {
       ),
     );
   }
+  const refreshes = r.imports.flatMap((x) => (x.refresh ? [x.refresh] : []));
+  if (refreshes.length > 0) {
+    rows.splice(
+      1,
+      0,
+      importRow(
+        r,
+        'people, snapshot refresh to the next month (`--snapshot`, ~2% changed)',
+        refreshes.map((x) => x.forward),
+        'peopleFloor',
+      ),
+      importRow(
+        r,
+        'people, snapshot refresh back',
+        refreshes.map((x) => x.back),
+        'peopleFloor',
+      ),
+    );
+  }
   const header = [
     'import',
     'records',
@@ -156,6 +175,20 @@ function importTable(r: BenchResults): string {
     'wall time',
   ];
   return table(header, rows, [1, 2, 3, 4, 5, 6]);
+}
+
+/** The snapshot refresh's wall time as a share of the first import's (issue 20: at most a third). */
+function refreshNote(r: BenchResults): string[] {
+  const runs = r.imports.filter((x) => x.refresh);
+  if (runs.length === 0) return [];
+  const share = medianOf(runs, (x) => x.refresh!.forward.wallSeconds / x.people.wallSeconds);
+  const changed = medianOf(runs, (x) => x.refresh!.forward.changed);
+  return [
+    `A snapshot refresh of the same people to the next month (${int(changed)} inserted, updated or removed) ` +
+      `took ${times(share)} the wall time of their first import (which includes change detection: one created ` +
+      'event a record); the refresh back undoes the same changes.',
+    '',
+  ];
 }
 
 function jsonServerTable(r: BenchResults): string {
@@ -260,6 +293,7 @@ export function renderReport(r: BenchResults): string {
       : []),
     importTable(r),
     '',
+    ...refreshNote(r),
     `json-server 0.17 (\`GET /people?id=\`, a linear scan), same load:`,
     '',
     jsonServerTable(r),

@@ -1,9 +1,10 @@
 // npm run bench: build, generate, import, load-test lookups against the ceiling, then the people searches, then
 // `enrich match` of a list, json-server, measure memory, report.
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { obtainDataset } from './data-files.js';
 import { type LookupKind, type Sample, sampleLookups } from './dataset.js';
-import { createBenchKey, type RunningEnrich, serve } from './enrich.js';
+import { createBenchKey, evolve, type RunningEnrich, serve } from './enrich.js';
 import { createFeedKey, type FeedRun, measureFeed } from './feed.js';
 import { measureImports, measurePostgresImports } from './imports.js';
 import { measureJsonServer } from './json-server.js';
@@ -152,8 +153,13 @@ runScript('bench', parseBenchOptions, USAGE, async (session) => {
   const sizes = { people: o.people, companies: o.companies, seed: o.seed };
   const files = await obtainDataset(sizes, work, o.dataCache);
   const sample = await sampleLookups(files, o.sample, o.seed);
+  // The next month of the set (about 2% of people changed), for the snapshot refresh rows.
+  const evolvedDir = path.join(work, 'evolved');
+  say('data set: evolving a month for the snapshot refresh');
+  await evolve(path.dirname(files.people), evolvedDir, sizes.people);
+  const evolved = { people: path.join(evolvedDir, path.basename(files.people)), companies: '' };
   say(`import: ${o.runs} run(s)`);
-  const imports = await measureImports(files, sizes, work, o.runs);
+  const imports = await measureImports(files, sizes, work, o.runs, evolved);
   const pg = o.postgres ? await measurePostgresImports(files, sizes, o.postgres, o.runs) : undefined;
   const load = await lookupsAndCeiling(o, imports.db, work, sample, pg?.database, files.people).finally(() =>
     pg?.database.drop(),

@@ -203,6 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accounting,
     ready: async () => (await notReady(store, accounting)) === undefined,
     quotas: () => quotaStanding(store),
+    changesAppended: () => store.changesAppended(),
   });
   if (!deps.metricsElsewhere) {
     registerMetrics(app, metrics, deps.metricsToken, (req, problem) => admission.turn(req, problem));

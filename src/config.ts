@@ -41,6 +41,8 @@ export const ConfigSchema = Type.Object({
   redisPrefix: Type.String(),
   /** Audit entries older than this many days are pruned at start and daily. */
   auditRetentionDays: Type.Integer({ minimum: 1 }),
+  /** Change-log entries older than this many days are pruned by the server in the background, hourly. */
+  changesRetentionDays: Type.Integer({ minimum: 1 }),
   /** Audit log and usage meter on (the default). Off only to measure what they cost. */
   accounting: Type.Boolean(),
   /** The accounting journal's directory. */
@@ -196,6 +198,7 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
     redisFailure: pick('redisFailure', 'ENRICH_REDIS_FAILURE') ?? 'open',
     redisPrefix: pick('redisPrefix', 'ENRICH_REDIS_PREFIX') ?? 'enrich:',
     auditRetentionDays: integer(pick('auditRetentionDays', 'ENRICH_AUDIT_RETENTION_DAYS') ?? 365),
+    changesRetentionDays: integer(pick('changesRetentionDays', 'ENRICH_CHANGES_RETENTION_DAYS') ?? 90),
     accounting: boolean(pick('accounting', 'ENRICH_ACCOUNTING') ?? true),
     journalDir: '',
     corsOrigins: corsOrigins(pick('corsOrigins', 'ENRICH_CORS_ORIGINS')),

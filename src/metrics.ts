@@ -152,6 +152,8 @@ export interface ServiceState {
   accounting: JournalState | undefined;
   /** Every active key with a quota. */
   quotas(): Promise<QuotaStanding[]>;
+  /** The change-log events this process appended, by type (src/store/changes.ts). */
+  changesAppended?(): ReadonlyMap<string, number>;
 }
 
 /**
@@ -192,6 +194,16 @@ export function observeService(metrics: Metrics, state: ServiceState): void {
       'gauge',
       () => one(accounting.foldLagSeconds?.() ?? 0),
       'max',
+    );
+  }
+  const { changesAppended } = state;
+  if (changesAppended !== undefined) {
+    register(
+      registry,
+      'enrich_change_events_total',
+      'Change events appended to the change log by this process, by type',
+      'counter',
+      () => [...changesAppended()].map(([type, value]) => ({ labels: { type }, value })),
     );
   }
   const byKey = (pick: (q: QuotaStanding) => number) => async () =>

@@ -68,6 +68,38 @@ function capConnections(server: Server, max: number): void {
   });
 }
 
+/** How often a server prunes the change log of entries older than its retention. */
+const PRUNE_CHANGES_EVERY_MS = 3_600_000;
+
+/**
+ * Prunes the change log now and hourly, in the background: small batches, each a short transaction of its
+ * own (ChangeStore.pruneChanges), so writes and lookups go on meanwhile. Returns what stops it.
+ */
+export function pruneChangesInBackground(
+  store: Pick<Store, 'pruneChanges'>,
+  retentionDays: number,
+  onError: (error: unknown) => void,
+  everyMs = PRUNE_CHANGES_EVERY_MS,
+): () => void {
+  let running: Promise<unknown> | undefined;
+  const prune = () => {
+    running ??= store
+      .pruneChanges(new Date(Date.now() - retentionDays * 86_400_000))
+      .catch(onError)
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const first = setTimeout(prune, 0);
+  const timer = setInterval(prune, everyMs);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}
+
 export async function startServer(config: Config, store: Store): Promise<RunningServer> {
   const tls = tlsFiles(config);
   // What a process that died left in the journal is folded in before serving: the quota counts this
@@ -137,9 +169,14 @@ export async function startServer(config: Config, store: Store): Promise<Running
       throw error;
     }));
 
+  const stopPruning = pruneChangesInBackground(store, config.changesRetentionDays, (error) =>
+    app.log.error({ err: error }, 'pruning the change log failed'),
+  );
+
   let stopping: Promise<Flushed> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      stopPruning();
       const force = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
       force.unref();
       await metricsApp?.close();

@@ -16,6 +16,17 @@ describe('the audit retention setting', () => {
   });
 });
 
+describe('the change-log retention setting', () => {
+  it('keeps 90 days of change events unless told otherwise', () => {
+    expect(loadConfig({}, {}).changesRetentionDays).toBe(90);
+    expect(loadConfig({}, { ENRICH_CHANGES_RETENTION_DAYS: '7' }).changesRetentionDays).toBe(7);
+  });
+
+  it.each(['0', '-1', 'a month', '1.5'])('refuses %j at start, naming the setting', (value) => {
+    expect(() => loadConfig({}, { ENRICH_CHANGES_RETENTION_DAYS: value })).toThrow(/changesRetentionDays/);
+  });
+});
+
 describe('the CORS origins setting', () => {
   it('is off unless ENRICH_CORS_ORIGINS is set', () => {
     expect(loadConfig({}, {}).corsOrigins).toBeUndefined();

@@ -3,34 +3,96 @@ import { createWriteStream } from 'node:fs';
 import { basename } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
+import type { ImportSummary, SnapshotSummary } from '../ingest/index.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { collect, parseEntity, storeLocation, UsageError, withOpenStore, withStore } from './options.js';
 import { progressBar } from './progress.js';
 
 const MB = 1024 * 1024;
 
+/** --max-remove: a percentage from 0 to 100. */
+function percent(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) {
+    throw new UsageError(`--max-remove: expected a percentage from 0 to 100, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/** A file's import as --json prints it. */
+const importJson = (entity: Entity, file: string, s: ImportSummary) => ({
+  file,
+  entity,
+  inserted: s.inserted,
+  updated: s.updated,
+  unchanged: s.unchanged,
+  removed: 0,
+  rejected: s.rejected,
+  suppressed: s.suppressed,
+  read: s.read,
+  seconds: Number(s.seconds.toFixed(3)),
+});
+
+/** A snapshot refresh as --json prints it. */
+const snapshotJson = (s: SnapshotSummary) => ({
+  entity: s.entity,
+  snapshot: true,
+  dry_run: s.dryRun,
+  inserted: s.inserted,
+  updated: s.updated,
+  unchanged: s.unchanged,
+  removed: s.removed,
+  rejected: s.rejected,
+  suppressed: s.suppressed,
+  read: s.read,
+  seconds: Number(s.seconds.toFixed(3)),
+});
+
+/** A snapshot refresh's summary line. */
+function snapshotLine(s: SnapshotSummary): string {
+  const suppressed = s.suppressed > 0 ? `, ${s.suppressed} suppressed` : '';
+  const what = s.dryRun ? 'snapshot dry run (nothing written): would be' : 'snapshot refreshed:';
+  return `${s.entity} ${what} ${s.inserted} inserted, ${s.updated} updated, ${s.unchanged} unchanged, ${s.removed} removed, ${s.rejected} rejected${suppressed} of ${s.read} lines in ${s.seconds.toFixed(1)} s`;
+}
+
 export function registerData(program: Command) {
   withStore(program.command('import'))
-    .description('import NDJSON (optionally gzip) files; upserts by id; exit 1 if any line was rejected')
+    .description(
+      'import NDJSON (optionally gzip) files; upserts by id, or with --snapshot makes the entity exactly the files; exit 1 if any line was rejected',
+    )
     .argument('<entity>', 'people or companies', parseEntity)
     .argument('<files...>', 'NDJSON files, one record per line')
     .option(
       '--no-space-check',
       'import even when the free space beside the SQLite store is less than the estimate (4 × the NDJSON)',
     )
+    .option('--snapshot', 'the files are the complete new state: remove the records they leave out')
+    .option(
+      '--max-remove <pct>',
+      'with --snapshot: refuse, before changing anything, to remove more than this percent of the entity',
+      percent,
+      10,
+    )
+    .option('--force', 'with --snapshot: remove however many the files leave out')
+    .option('--dry-run', 'with --snapshot: count what the refresh would do and write nothing')
+    .option('--json', 'print the counts as JSON (one object a file; one for a whole --snapshot)')
     .action(async (entity: Entity, files: string[], opts) => {
-      const { importFile } = await import('../ingest/index.js');
+      const { importFile, refreshSnapshot } = await import('../ingest/index.js');
       const report = await import('./import-report.js');
+      if (!opts.snapshot && (opts.force || opts.dryRun || opts.maxRemove !== 10)) {
+        throw new UsageError('--max-remove, --force and --dry-run go with --snapshot');
+      }
       // Every path checked first: a mistyped one is refused before anything is imported.
       for (const file of files) await report.checkImportable(file);
       // A CSV, a JSON array or binary data: refused at once with what to do, rather than a line error a line.
       for (const file of files) await report.checkKind(file, entity);
       const { dbPath, databaseUrl } = storeLocation(opts);
       const local = databaseUrl ? undefined : dbPath; // PostgreSQL's disk is the server's, not told here
-      if (local !== undefined && opts.spaceCheck) await report.checkSpace(files, local);
+      if (local !== undefined && opts.spaceCheck && !opts.dryRun) await report.checkSpace(files, local);
       let rejected = 0;
       await withOpenStore(opts, async (store) => {
-        for (const [n, file] of files.entries()) {
+        const importOne = async (file: string) => {
+          const n = files.indexOf(file);
           const bar = progressBar(basename(file), 'MB');
           const rejections = new report.RejectionReport(file);
           const summary = await importFile(store, entity, file, {
@@ -50,12 +112,35 @@ export function registerData(program: Command) {
           const rate = Math.round(summary.imported / Math.max(summary.seconds, 0.001));
           // Shown only when some were, so that scripts reading the usual line keep working.
           const suppressed = summary.suppressed > 0 ? `, ${summary.suppressed} suppressed` : '';
-          process.stdout.write(
-            `${file}: ${summary.imported} ${entity} imported (${summary.inserted} inserted, ${summary.updated} updated), ${summary.rejected} rejected${suppressed} of ${summary.read} lines in ${summary.seconds.toFixed(1)} s (${rate}/s)\n`,
-          );
+          if (opts.json && !opts.snapshot) {
+            process.stdout.write(`${JSON.stringify(importJson(entity, file, summary))}\n`);
+          } else if (!opts.json) {
+            process.stdout.write(
+              `${file}: ${summary.imported} ${entity} imported (${summary.inserted} inserted, ${summary.updated} updated, ${summary.unchanged} unchanged), ${summary.rejected} rejected${suppressed} of ${summary.read} lines in ${summary.seconds.toFixed(1)} s (${rate}/s)\n`,
+            );
+          }
           const mistaken = await report.nearlyAllRejected(file, entity, summary);
           if (mistaken) process.stderr.write(`${mistaken}\n`);
+          return summary;
+        };
+        if (!opts.snapshot) {
+          for (const file of files) await importOne(file);
+          return;
         }
+        const summary = await refreshSnapshot(store, entity, files, {
+          maxRemovePercent: opts.maxRemove,
+          force: opts.force,
+          dryRun: opts.dryRun,
+          importEach: importOne,
+        }).catch((error: unknown) => {
+          throw (error as Error).name === 'SnapshotRefusedError'
+            ? new UsageError((error as Error).message)
+            : error;
+        });
+        rejected = summary.rejected;
+        process.stdout.write(
+          opts.json ? `${JSON.stringify(snapshotJson(summary))}\n` : `${snapshotLine(summary)}\n`,
+        );
       });
       if (rejected > 0) process.exitCode = 1;
     });

@@ -7,6 +7,7 @@ const EMPTY_LOG: ChangeStore = {
   changeBounds: async () => ({ first: 0, last: 0 }),
   watchChanges: () => () => {},
   pruneChanges: async () => 0,
+  changesAppended: () => new Map(),
 };
 
 /** The store's change log; an empty one while its backend keeps none (the change log's branch adds it). */

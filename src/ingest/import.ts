@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { SuppressionFilter } from '../privacy/suppression.js';
 import { committedOf } from '../store/committed.js';
-import type { RecordStore, UpsertCounts } from '../store/records.js';
+import { noneCounted, type RecordStore, type UpsertCounts } from '../store/records.js';
 import type { SuppressionStore } from '../store/suppression.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { type PreparedBatch, prepareBatches, type Rejection } from './batches.js';
@@ -21,12 +21,14 @@ export interface ImportProgress {
 export interface ImportSummary {
   /** Non-blank lines read. */
   read: number;
-  /** Records written: `inserted` + `updated`. */
+  /** Records taken: `inserted` + `updated` + `unchanged`. */
   imported: number;
   /** Records whose id was not in the store (nor earlier in the file). */
   inserted: number;
-  /** Records that replaced one with their id: already in the store, or earlier in the file. */
+  /** Records that replaced one with their id with other content: in the store, or earlier in the file. */
   updated: number;
+  /** Records whose content was on file already: not rewritten, no change logged. */
+  unchanged: number;
   rejected: number;
   /** Valid records skipped because they carry a suppressed id or identifier. */
   suppressed: number;
@@ -43,6 +45,13 @@ export interface ImportOptions {
 }
 
 export const DEFAULT_BATCH_SIZE = 5000;
+
+/** Adds a batch's counts (none when a failure committed nothing) to the file's. */
+function addCounts(total: UpsertCounts, batch: UpsertCounts | undefined): void {
+  total.inserted += batch?.inserted ?? 0;
+  total.updated += batch?.updated ?? 0;
+  total.unchanged += batch?.unchanged ?? 0;
+}
 
 /**
  * Upserts every valid line of `file` by id; a later line with the same id wins. A failure part-way (a
@@ -62,8 +71,7 @@ export async function importFile(
   const suppression = new SuppressionFilter(await store.suppressedHashes(entity));
   const batches = (useWorker ? prepareBatchesInWorker : prepareBatches)(entity, file, batchSize);
   let last: PreparedBatch | undefined;
-  let inserted = 0;
-  let updated = 0;
+  const counts = noneCounted();
   let rejected = 0;
   let suppressed = 0;
   // Into an empty entity: records only, indexes built once at the end (SQLite).
@@ -76,18 +84,13 @@ export async function importFile(
       const records = batch.records.filter((record) => !suppression.isSuppressed(record));
       suppressed += batch.records.length - records.length;
       if (records.length > 0) {
-        let counts: UpsertCounts;
         try {
-          counts = await (bulk ? bulk.upsert(records) : store.upsert(entity, records));
+          addCounts(counts, await (bulk ? bulk.upsert(records) : store.upsert(entity, records)));
         } catch (error) {
           // The store of record may have committed the batch before the failure (see store/committed.ts).
-          const committed = committedOf(error) as UpsertCounts | undefined;
-          inserted += committed?.inserted ?? 0;
-          updated += committed?.updated ?? 0;
+          addCounts(counts, committedOf(error) as UpsertCounts | undefined);
           throw error;
         }
-        inserted += counts.inserted;
-        updated += counts.updated;
       }
       opts.onProgress?.({ lines: batch.lines, bytesRead: batch.bytesRead, totalBytes: batch.totalBytes });
       last = batch;
@@ -101,13 +104,13 @@ export async function importFile(
   } catch (error) {
     failure ??= { cause: error };
   }
-  if (failure) throw new ImportInterruptedError(inserted + updated, failure);
+  const imported = counts.inserted + counts.updated + counts.unchanged;
+  if (failure) throw new ImportInterruptedError(imported, failure);
   const seconds = (performance.now() - started) / 1000;
   return {
     read: last?.read ?? 0,
-    imported: inserted + updated,
-    inserted,
-    updated,
+    imported,
+    ...counts,
     rejected,
     suppressed,
     seconds,

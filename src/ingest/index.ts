@@ -10,3 +10,10 @@ export {
   type Rejection,
 } from './import.js';
 export { ImportInterruptedError } from './interrupted.js';
+export {
+  DEFAULT_MAX_REMOVE_PERCENT,
+  refreshSnapshot,
+  type SnapshotOptions,
+  SnapshotRefusedError,
+  type SnapshotSummary,
+} from './snapshot.js';

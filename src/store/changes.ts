@@ -24,4 +24,15 @@ export interface ChangeStore {
   watchChanges(listener: () => void): () => void;
   /** Removes events committed before `before`; says how many. Never blocks writes for long. */
   pruneChanges(before: Date): Promise<number>;
+  /** The events this process appended since it opened the store, by type (enrich_change_events_total). */
+  changesAppended(): ReadonlyMap<ChangeEventType, number>;
+}
+
+/** Counts of events appended by this process, by type. */
+export class AppendedEvents {
+  readonly counts = new Map<ChangeEventType, number>();
+
+  add(type: ChangeEventType, n: number): void {
+    if (n > 0) this.counts.set(type, (this.counts.get(type) ?? 0) + n);
+  }
 }

@@ -1,4 +1,6 @@
 // The records role of the store: records and their identifiers, written by batch, found by id or identifier.
+import type { RecordChange } from '../changes/classify.js';
+import type { RemovalReason } from '../changes/events.js';
 import type { Entity, Identifier, IdentifierKind } from '../vocabulary/entities.js';
 import type { MaybePromise } from './maybe-promise.js';
 import type { SearchFacts } from './search-facts.js';
@@ -28,13 +30,25 @@ export interface RecordToStore extends StoredRecord {
 }
 
 /**
- * What an upsert did with a batch: records whose id was not on file (`inserted`) and records that replaced
- * one with their id (`updated`, unchanged ones included). A batch is upserted in turn, so an id repeated
- * in it counts once as inserted (when it was new) and its repeats as updated.
+ * What an upsert did with a batch: records whose id was not on file (`inserted`), records that replaced one
+ * with other content (`updated`) and records whose content was already on file (`unchanged`: not
+ * rewritten, nothing logged). A batch is upserted in turn, so an id repeated in it counts once as inserted
+ * (when it was new) and its repeats as updated or unchanged against the one before.
  */
 export interface UpsertCounts {
   inserted: number;
   updated: number;
+  unchanged: number;
+}
+
+/** Counts of nothing, to add a batch's records to. */
+export const noneCounted = (): UpsertCounts => ({ inserted: 0, updated: 0, unchanged: 0 });
+
+/** Adds one record's change, as the change log classified it, to `counts`. */
+export function countChange(counts: UpsertCounts, change: RecordChange): void {
+  if (change === 'created') counts.inserted++;
+  else if (change === 'updated') counts.updated++;
+  else if (change === 'unchanged') counts.unchanged++;
 }
 
 /** A bulk load under way: each batch is written in one transaction (crash safety per batch, as upsert). */
@@ -77,9 +91,14 @@ export interface RecordStore {
    * Undefined when the entity is not empty, or the backend has no faster way (PostgreSQL: COPY already).
    */
   beginBulkLoad?(entity: Entity): Promise<BulkLoad | undefined>;
-  /** Removes records and their identifiers; returns how many existed. */
-  delete(entity: Entity, ids: string[]): Promise<number>;
+  /**
+   * Removes records and their identifiers, logging each removal with `reason` (default `deleted`, as
+   * `enrich delete`; a snapshot refresh's are `snapshot`); returns how many existed.
+   */
+  delete(entity: Entity, ids: string[], reason?: RemovalReason): Promise<number>;
   /** Every stored body, in id order. */
   exportBodies(entity: Entity): AsyncIterable<string>;
+  /** Every stored id, in id order, by pages (what a snapshot refresh compares its files with). */
+  exportIds(entity: Entity): AsyncIterable<string[]>;
   count(entity: Entity): Promise<number>;
 }

@@ -1,5 +1,6 @@
 // The Store the app receives: one object answering every role, each method that of the backend's role object.
 import type { AccountingStore } from './accounting.js';
+import type { ChangeStore } from './changes.js';
 import type { HealthStore } from './health.js';
 import type { KeyStore } from './keys.js';
 import type { RecordStore } from './records.js';
@@ -16,15 +17,16 @@ export interface Store
     KeyStore,
     AccountingStore,
     SuppressionStore,
-    HealthStore {
+    HealthStore,
+    ChangeStore {
   close(): Promise<void>;
 }
 
 /**
  * A backend's implementation of each role (src/store/sqlite/<role>.ts, src/store/postgres/<role>.ts). A new
  * role is one more interface here, in ROLE_METHODS and on each backend. The change log, for one, is written
- * in the transaction of the record writes it logs: on SQLite where SqliteRecordWrites closes each (`written`,
- * and a bulk load's batches), on PostgreSQL in PostgresRecords.transaction.
+ * in the transaction of the record writes it logs: on SQLite by SqliteRecordWrites and SqliteBulk, on
+ * PostgreSQL by the writes PostgresRecords.transaction runs.
  */
 export interface StoreRoles {
   records: RecordStore;
@@ -33,6 +35,7 @@ export interface StoreRoles {
   accounting: AccountingStore;
   suppression: SuppressionStore;
   health: HealthStore;
+  changes: ChangeStore;
 }
 
 /**
@@ -48,6 +51,7 @@ const ROLE_METHODS = {
     beginBulkLoad: true,
     delete: true,
     exportBodies: true,
+    exportIds: true,
     count: true,
   },
   search: { searchPeople: true, searchCompanies: true },
@@ -74,6 +78,13 @@ const ROLE_METHODS = {
   },
   suppression: { suppress: true, unsuppress: true, suppressedHashes: true },
   health: { ping: true },
+  changes: {
+    readChanges: true,
+    changeBounds: true,
+    watchChanges: true,
+    pruneChanges: true,
+    changesAppended: true,
+  },
 } satisfies { [Role in keyof StoreRoles]: Record<keyof StoreRoles[Role], true> };
 
 /** A role's methods as its implementation types them (SQLite's lookups answer without a promise). */
@@ -87,7 +98,8 @@ export type Composed<R extends StoreRoles> = Answered<RecordStore, R['records']>
   Answered<KeyStore, R['keys']> &
   Answered<AccountingStore, R['accounting']> &
   Answered<SuppressionStore, R['suppression']> &
-  Answered<HealthStore, R['health']>;
+  Answered<HealthStore, R['health']> &
+  Answered<ChangeStore, R['changes']>;
 
 /**
  * The Store made of a backend's roles and its own members (`close`, and what only that backend offers).

@@ -39,7 +39,7 @@ describe('the enrich command', () => {
     const companies = enrich(['import', 'companies', join(data, 'companies.ndjson'), '--db', db]);
     expect(companies.status).toBe(0);
     expect(companies.stdout).toMatch(
-      /50 companies imported \(50 inserted, 0 updated\), 0 rejected of 50 lines/,
+      /50 companies imported \(50 inserted, 0 updated, 0 unchanged\), 0 rejected of 50 lines/,
     );
     const people = enrich(['import', 'people', join(data, 'people.ndjson'), '--db', db]);
     expect(people.stdout).toMatch(/200 people imported/);
@@ -62,7 +62,9 @@ describe('the enrich command', () => {
     expect(run.stderr).toContain(`${file}:2: $.emails.work[0].value:`);
     expect(run.stderr).toContain(`${file}:3: $:`);
     expect(run.stderr).toContain(`${file}:4: $.nickname:`);
-    expect(run.stdout).toMatch(/2 people imported \(2 inserted, 0 updated\), 3 rejected of 5 lines/);
+    expect(run.stdout).toMatch(
+      /2 people imported \(2 inserted, 0 updated, 0 unchanged\), 3 rejected of 5 lines/,
+    );
   });
 
   it('exports NDJSON that imports again unchanged', () => {
@@ -146,14 +148,14 @@ describe('the enrich command', () => {
     expect(enrich(['export', 'people', '--id', person.id, '--db', db]).status).toBe(1);
     const reimport = enrich(['import', 'people', people, '--db', db]);
     expect(reimport.stdout).toMatch(
-      /199 people imported \(0 inserted, 199 updated\), 0 rejected, 1 suppressed of 200 lines/,
+      /199 people imported \(0 inserted, 0 updated, 199 unchanged\), 0 rejected, 1 suppressed of 200 lines/,
     );
     expect(enrich(['export', 'people', '--id', person.id, '--db', db]).status).toBe(1);
 
     const lifted = enrich(['unsuppress', 'people', '--id', person.id, '--db', db]);
     expect(lifted.stdout).toMatch(/Unsuppressed people by id: \d+ identifier hash\(es\) removed/);
     expect(enrich(['import', 'people', people, '--db', db]).stdout).toMatch(
-      /200 people imported \(1 inserted, 199 updated\), 0 rejected of/,
+      /200 people imported \(1 inserted, 0 updated, 199 unchanged\), 0 rejected of/,
     );
     expect(enrich(['export', 'people', '--id', person.id, '--db', db]).status).toBe(0);
 
@@ -209,23 +211,23 @@ describe('enrich import counts what it inserted and what it updated', () => {
   const stored = (entity: string) =>
     /(\d+) \w+ exported/.exec(enrich(['export', entity, '--db', countsDb]).stderr)?.[1];
 
-  it('inserts a second seed beside the first, then counts a re-import of the first as updated', () => {
+  it('inserts a second seed beside the first, then counts a re-import of the first as unchanged', () => {
     const [demo, seven] = [generated(0), generated(7)];
     expect(load('companies', join(demo, 'companies.ndjson'))).toMatch(
-      /20 companies imported \(20 inserted, 0 updated\)/,
+      /20 companies imported \(20 inserted, 0 updated, 0 unchanged\)/,
     );
     expect(load('people', join(demo, 'people.ndjson'))).toMatch(
-      /100 people imported \(100 inserted, 0 updated\)/,
+      /100 people imported \(100 inserted, 0 updated, 0 unchanged\)/,
     );
     expect(load('companies', join(seven, 'companies.ndjson'))).toMatch(
-      /20 companies imported \(20 inserted, 0 updated\)/,
+      /20 companies imported \(20 inserted, 0 updated, 0 unchanged\)/,
     );
     expect(load('people', join(seven, 'people.ndjson'))).toMatch(
-      /100 people imported \(100 inserted, 0 updated\)/,
+      /100 people imported \(100 inserted, 0 updated, 0 unchanged\)/,
     );
     expect([stored('companies'), stored('people')]).toEqual(['40', '200']);
     expect(load('people', join(demo, 'people.ndjson'))).toMatch(
-      /100 people imported \(0 inserted, 100 updated\)/,
+      /100 people imported \(0 inserted, 0 updated, 100 unchanged\)/,
     );
     expect(stored('people')).toBe('200');
   });
@@ -236,10 +238,10 @@ describe('enrich import counts what it inserted and what it updated', () => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     const fresh = join(root, 'fresh.db');
     expect(load('people', file, fresh)).toMatch(
-      /3 people imported \(2 inserted, 1 updated\), 0 rejected of 3 lines/,
+      /3 people imported \(2 inserted, 1 updated, 0 unchanged\), 0 rejected of 3 lines/,
     );
-    expect(load('people', file, fresh)).toMatch(/3 people imported \(0 inserted, 3 updated\)/);
-    expect(load('people', file)).toMatch(/3 people imported \(2 inserted, 1 updated\)/);
+    expect(load('people', file, fresh)).toMatch(/3 people imported \(0 inserted, 2 updated, 1 unchanged\)/);
+    expect(load('people', file)).toMatch(/3 people imported \(2 inserted, 1 updated, 0 unchanged\)/);
     const [again] = enrich(['export', 'people', '--id', 'fpA', '--db', fresh]).stdout.trim().split('\n');
     expect(JSON.parse(again!).name).toBe('A again');
   });

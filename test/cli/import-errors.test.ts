@@ -77,7 +77,9 @@ describe('enrich import', () => {
     expect(errors[0]).toBe(`${file}:1: $.nickname: Unknown field`);
     expect(errors[99]).toMatch(new RegExp(`^${file}:166: \\$\\.nickname: `));
     expect(errors[100]).toBe(`${file}: 50 more rejected lines not shown`);
-    expect(run.stdout).toMatch(/100 people imported \(100 inserted, 0 updated\), 150 rejected of 250 lines/);
+    expect(run.stdout).toMatch(
+      /100 people imported \(100 inserted, 0 updated, 0 unchanged\), 150 rejected of 250 lines/,
+    );
     expect(stored(db)).toBe(100);
   });
 
@@ -85,7 +87,9 @@ describe('enrich import', () => {
     const people = join(data, 'people.ndjson');
     const run = enrich(['import', 'companies', people, '--db', newDb()]);
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/0 companies imported \(0 inserted, 0 updated\), 40 rejected of 40 lines/);
+    expect(run.stdout).toMatch(
+      /0 companies imported \(0 inserted, 0 updated, 0 unchanged\), 40 rejected of 40 lines/,
+    );
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(
       `nearly every line of ${people} was rejected (40 of 40 as companies): is it a people file? (enrich import people ${people})`,
     );

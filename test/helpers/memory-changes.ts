@@ -42,6 +42,10 @@ export class MemoryChanges implements ChangeStore {
     return this.listeners.size;
   }
 
+  changesAppended() {
+    return new Map<ChangeEventType, number>();
+  }
+
   async pruneChanges(before: Date) {
     const kept = this.events.filter((event) => Date.parse(event.at) >= before.getTime());
     const pruned = this.events.length - kept.length;

@@ -35,6 +35,8 @@ describe('operations endpoints', () => {
     expect(res.body).toMatch(/enrich_http_requests_total\{method="GET",route="\/people",status="200"\} 1/);
     expect(res.body).toMatch(/enrich_lookups_total\{entity="people",outcome="not_found"\} 1/);
     expect(res.body).toMatch(/enrich_http_request_duration_seconds_bucket/);
+    // The test's records were imported through this store: each appended a created event.
+    expect(res.body).toMatch(/enrich_change_events_total\{type="person.created"\} [1-9]/);
   });
 
   it('describe the API as OpenAPI 3.1 with both lookups, their parameters and examples', async () => {

@@ -84,11 +84,15 @@ export async function removeIdentifiers(
 }
 
 /**
- * Deletes records and their index rows inside the caller's transaction; returns how many existed.
+ * Deletes records and their index rows inside the caller's transaction; returns the ids that existed.
  * @example await inTransaction(pool, (client) => deleteRecords(client, ENTITY_TABLES.people, ids))
  */
-export async function deleteRecords(client: pg.PoolClient, t: EntityTables, ids: string[]): Promise<number> {
-  if (ids.length === 0) return 0;
+export async function deleteRecords(
+  client: pg.PoolClient,
+  t: EntityTables,
+  ids: string[],
+): Promise<string[]> {
+  if (ids.length === 0) return [];
   await preferIndexProbes(client);
   const { rows } = await client.query<{ rid: string; id: string; idents: string[] }>({
     text: `DELETE FROM ${t.records} WHERE id = ANY($1::text[]) RETURNING rid, id, idents`,
@@ -105,5 +109,5 @@ export async function deleteRecords(client: pg.PoolClient, t: EntityTables, ids:
       client,
       rows.map((row) => row.id),
     );
-  return rows.length;
+  return rows.map((row) => row.id);
 }

@@ -270,6 +270,20 @@ ANALYZE people_positions;
 ANALYZE people_search;
 `,
   },
+  {
+    version: 11,
+    name: 'change log',
+    // An entry per change event (src/store/postgres/changes.ts), numbered in commit order under an advisory
+    // lock; a bigserial never reuses a number, even once every entry is pruned.
+    sql: `
+CREATE TABLE change_log (
+  seq bigserial PRIMARY KEY,
+  at timestamptz NOT NULL,
+  type text COLLATE "C" NOT NULL,
+  data text NOT NULL
+);
+`,
+  },
 ];
 
 /** People read per round of the name-at-company fill. */

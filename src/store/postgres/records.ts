@@ -1,14 +1,23 @@
 // The records role on PostgreSQL: lookups on the read pool (a replica when DATABASE_READ_URL is set), writes
 // on the primary, each one transaction.
 import type pg from 'pg';
+import type { RemovalReason } from '../../changes/events.js';
 import type { Entity, IdentifierKind } from '../../vocabulary/entities.js';
-import type { RecordStore, RecordToStore, ServedRecord, StoredRecord, UpsertCounts } from '../records.js';
+import {
+  noneCounted,
+  type RecordStore,
+  type RecordToStore,
+  type ServedRecord,
+  type StoredRecord,
+  type UpsertCounts,
+} from '../records.js';
 import { ENTITY_TABLES, IDENTIFIER_KIND_CODES } from '../sql/tables.js';
-import { deleteRecords } from './identifiers.js';
+import { removeRecords } from './changes.js';
 import { inTransaction, query } from './pool.js';
 import { upsertBatch } from './upsert.js';
 
 const EXPORT_PAGE = 2_000;
+const ID_PAGE = 10_000;
 
 export class PostgresRecords implements RecordStore {
   constructor(
@@ -65,13 +74,13 @@ export class PostgresRecords implements RecordStore {
   }
 
   async upsert(entity: Entity, records: RecordToStore[]): Promise<UpsertCounts> {
-    if (records.length === 0) return { inserted: 0, updated: 0 };
+    if (records.length === 0) return noneCounted();
     return this.transaction((client) => upsertBatch(client, entity, records));
   }
 
-  async delete(entity: Entity, ids: string[]): Promise<number> {
+  async delete(entity: Entity, ids: string[], reason: RemovalReason = 'deleted'): Promise<number> {
     if (ids.length === 0) return 0;
-    return this.transaction((client) => deleteRecords(client, ENTITY_TABLES[entity], ids));
+    return this.transaction((client) => removeRecords(client, entity, ids, reason));
   }
 
   /** Pages through by id (keyset), so no connection is held between pages however slow the reader. */
@@ -87,6 +96,20 @@ export class PostgresRecords implements RecordStore {
       const last = rows.at(-1);
       if (!last || rows.length < EXPORT_PAGE) return;
       after = last.id;
+    }
+  }
+
+  /** On the primary: a snapshot refresh removes what this lists, so it must be current. */
+  async *exportIds(entity: Entity): AsyncIterable<string[]> {
+    for (let after = ''; ; ) {
+      const { rows } = await query<{ id: string }>(this.primary, {
+        name: `enrich_${entity}_id_page`,
+        text: `SELECT id FROM ${ENTITY_TABLES[entity].records} WHERE id > $1 ORDER BY id LIMIT $2`,
+        values: [after, ID_PAGE],
+      });
+      if (rows.length > 0) yield rows.map((row) => row.id);
+      if (rows.length < ID_PAGE) return;
+      after = rows.at(-1)!.id;
     }
   }
 

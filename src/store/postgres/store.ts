@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { composeStore } from '../store.js';
 import { toStoreError } from '../unavailable.js';
 import { PostgresAccounting } from './accounting.js';
+import { PostgresChanges } from './changes.js';
 import { PostgresHealth } from './health.js';
 import { PostgresKeys } from './keys.js';
 import { DatabaseNotMigratedError, schemaVersion } from './migrate.js';
@@ -27,8 +28,9 @@ export interface PostgresStoreOptions {
 }
 
 /** The Store on PostgreSQL, over a primary and a read pool (the same pool when there is no replica). */
-function postgresStore(primary: pg.Pool, replica: pg.Pool) {
+function postgresStore(primary: pg.Pool, replica: pg.Pool, opts: PostgresStoreOptions) {
   const records = new PostgresRecords(primary, replica);
+  const changes = new PostgresChanges(primary, opts.url, opts.onConnectionError);
   const roles = {
     records,
     search: new PostgresSearch(replica),
@@ -36,9 +38,11 @@ function postgresStore(primary: pg.Pool, replica: pg.Pool) {
     accounting: new PostgresAccounting(primary),
     suppression: new PostgresSuppression(primary, records),
     health: new PostgresHealth(primary, replica),
+    changes,
   };
   return composeStore(roles, {
     close: async (): Promise<void> => {
+      changes.close();
       await Promise.all([primary.end(), replica === primary ? undefined : replica.end()]);
     },
   });
@@ -55,7 +59,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Pos
   const poolOptions = { size: opts.poolSize, onError: opts.onConnectionError };
   const primary = createPool({ url: opts.url, ...poolOptions });
   const replica = opts.readUrl ? createPool({ url: opts.readUrl, ...poolOptions }) : primary;
-  const store = postgresStore(primary, replica);
+  const store = postgresStore(primary, replica, opts);
   try {
     const current = await schemaVersion(primary).catch((err) => Promise.reject(toStoreError(err)));
     if (current < LATEST_POSTGRES_VERSION)

@@ -5,9 +5,8 @@ import type pg from 'pg';
 import type { Entity } from '../../vocabulary/entities.js';
 import { POSTGRES } from '../sql/spelling.js';
 import { suppressionStatements } from '../sql/suppression.js';
-import { ENTITY_TABLES } from '../sql/tables.js';
 import type { SuppressionStore } from '../suppression.js';
-import { deleteRecords } from './identifiers.js';
+import { removeRecords } from './changes.js';
 import { query } from './pool.js';
 import type { PostgresRecords } from './records.js';
 
@@ -20,15 +19,15 @@ export class PostgresSuppression implements SuppressionStore {
   ) {}
 
   suppress(entity: Entity, recordIds: string[], hashes: string[]): Promise<number> {
-    return this.records.transaction(async (client) => {
-      const deleted = await deleteRecords(client, ENTITY_TABLES[entity], recordIds);
-      const group = randomUUID();
-      await client.query({
-        text: SQL.add,
-        values: [hashes.map(() => entity), hashes, hashes.map(() => group)],
-      });
-      return deleted;
-    });
+    const group = randomUUID();
+    return this.records.transaction((client) =>
+      removeRecords(client, entity, recordIds, 'suppressed', async () => {
+        await client.query({
+          text: SQL.add,
+          values: [hashes.map(() => entity), hashes, hashes.map(() => group)],
+        });
+      }),
+    );
   }
 
   async unsuppress(entity: Entity, hash: string): Promise<number> {

@@ -1,10 +1,13 @@
 // Batch upsert: new records COPYed straight into place, others staged and updated, identifiers by difference.
 import { hash } from 'node:crypto';
 import type pg from 'pg';
+import { classifyChange } from '../../changes/classify.js';
+import type { ClassifiedEvent } from '../../changes/events.js';
 import type { Entity } from '../../vocabulary/entities.js';
-import type { RecordToStore, UpsertCounts } from '../records.js';
+import { countChange, noneCounted, type RecordToStore, type UpsertCounts } from '../records.js';
 import { ENTITY_TABLES, type EntityTables, IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { BinaryCopyEncoder, copyBinary } from './binary-copy.js';
+import { appendChanges } from './changes.js';
 import {
   addIdentifiers,
   encodeIdentifiers,
@@ -131,8 +134,61 @@ async function unchangedBodies(
 const sameKeys = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((key, i) => key === b[i]);
 
-/** Writes a deduplicated batch; see upsertBatch. Returns the records written: new, then changed. */
-async function writeBatch(client: pg.PoolClient, t: EntityTables, records: RecordToStore[]) {
+/** The stored bodies of these records, before the batch rewrites them: what the change log compares. */
+async function storedBodies(
+  client: pg.PoolClient,
+  t: EntityTables,
+  rids: number[],
+): Promise<Map<number, string>> {
+  if (rids.length === 0) return new Map();
+  const { rows } = await client.query<{ rid: string; body: string }>({
+    text: `SELECT rid, body FROM ${t.records} WHERE rid = ANY($1::bigint[])`,
+    values: [rids],
+  });
+  return new Map(rows.map((row) => [Number(row.rid), row.body]));
+}
+
+/** Ids that occur more than once in a batch. */
+function repeatedIds(batch: RecordToStore[]): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const { id } of batch) (seen.has(id) ? repeated : seen).add(id);
+  return repeated;
+}
+
+/**
+ * Classifies each record of the batch, in turn, against what was stored before it (or the occurrence of
+ * its id before it in the batch): the batch's counts and the events the change log appends.
+ */
+function classifyBatch(
+  entity: Entity,
+  batch: RecordToStore[],
+  before: (record: RecordToStore) => string | null,
+): { counts: UpsertCounts; events: ClassifiedEvent[] } {
+  const latest = new Map<string, string>();
+  const counts = noneCounted();
+  const events: ClassifiedEvent[] = [];
+  for (const record of batch) {
+    const previous = latest.get(record.id) ?? before(record);
+    const change = classifyChange({ entity, id: record.id, before: previous, after: record.body });
+    countChange(counts, change.change);
+    events.push(...change.events);
+    latest.set(record.id, record.body);
+  }
+  return { counts, events };
+}
+
+/**
+ * Writes a batch (`records` is it deduplicated); see upsertBatch. Returns the records written (new, then
+ * changed), the batch's counts and its events.
+ */
+async function writeBatch(
+  client: pg.PoolClient,
+  entity: Entity,
+  batch: RecordToStore[],
+  records: RecordToStore[],
+) {
+  const t = ENTITY_TABLES[entity];
   const onFile = await lockRecordsOnFile(client, t, records);
   const fresh = records.filter((r) => !onFile.has(r.id));
   const rids = fresh.length > 0 ? await allocateRids(client, t, fresh.length) : [];
@@ -155,6 +211,20 @@ async function writeBatch(client: pg.PoolClient, t: EntityTables, records: Recor
   }
   const unchanged = await unchangedBodies(client, t, candidates);
   changed.push(...candidates.filter((c) => !unchanged.has(c)));
+  // Only the bodies the change log must compare cross the wire: those rewritten, and those of an id the
+  // batch repeats (each occurrence is compared with the one before it).
+  const repeated = repeatedIds(batch);
+  const compared = [
+    ...changed.map((c) => c.rid),
+    ...[...repeated].flatMap((id) => (onFile.has(id) ? [Number(onFile.get(id)!.rid)] : [])),
+  ];
+  const stored = await storedBodies(client, t, compared);
+  const { counts, events } = classifyBatch(entity, batch, (record) => {
+    const row = onFile.get(record.id);
+    if (!row) return null;
+    // Not among the bodies read: on file with these very bytes (unchangedBodies compared their digests).
+    return stored.get(Number(row.rid)) ?? record.body;
+  });
   if (fresh.length > 0) await insertRecords(client, t, fresh, rids, added);
   if (changed.length > 0) await updateRecords(client, t, changed);
   await removeIdentifiers(client, t, removed);
@@ -163,7 +233,7 @@ async function writeBatch(client: pg.PoolClient, t: EntityTables, records: Recor
     ...fresh.map((record, i) => ({ record, rid: rids[i]! })),
     ...changed.map(({ record, rid }) => ({ record, rid })),
   ];
-  return { inserted: fresh.length, written };
+  return { counts, events, written };
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -173,11 +243,11 @@ const ATTEMPTS = 3;
  * Upserts a batch inside the caller's transaction. Records not on file are COPYed straight into the
  * table with rids drawn from its sequence; records on file that differ in etag, body or identifiers
  * are staged and rewritten; index rows change only where a record's identifier list did, and search rows
- * only for records written. So
- * re-importing unchanged data writes nothing. A concurrent import may insert one of the new ids
- * first: the batch is then retried from a savepoint, and finds that record on file. The records found
- * on file (the lock that serialises writers reads them anyway) tell inserted from updated; an id repeated
- * in the batch counts its repeats as updated, as if the batch were upserted in turn.
+ * only for records written. So re-importing unchanged data writes nothing. A concurrent import may insert
+ * one of the new ids first: the batch is then retried from a savepoint, and finds that record on file.
+ * Each record is classified against what it replaces (an id repeated in the batch against the occurrence
+ * before it, as if the batch were upserted in turn): the counts, and the events appended to the change log
+ * as the transaction's last statement.
  */
 export async function upsertBatch(
   client: pg.PoolClient,
@@ -186,19 +256,20 @@ export async function upsertBatch(
 ): Promise<UpsertCounts> {
   checkBatch(batch);
   const records = lastOccurrenceById(batch);
-  if (records.length === 0) return { inserted: 0, updated: 0 };
+  if (records.length === 0) return noneCounted();
   await preferIndexProbes(client);
   for (let attempt = 1; ; attempt++) {
     await client.query('SAVEPOINT enrich_upsert');
     try {
-      const { inserted, written } = await writeBatch(client, ENTITY_TABLES[entity], records);
+      const { counts, events, written } = await writeBatch(client, entity, batch, records);
       await writeSearchRows(
         client,
         entity,
         written.map(({ record, rid }) => ({ rid, id: record.id, facts: record.facts, body: record.body })),
       );
+      await appendChanges(client, events);
       await client.query('RELEASE SAVEPOINT enrich_upsert');
-      return { inserted, updated: batch.length - inserted };
+      return counts;
     } catch (err) {
       const raced = (err as { code?: string }).code === UNIQUE_VIOLATION && attempt < ATTEMPTS;
       if (!raced) throw err;

@@ -19,6 +19,8 @@ export interface Spelling {
   bytewise(column: string): string;
   /** A time before every other, where a query takes "since" always (so one index serves it). */
   readonly beginningOfTime: string;
+  /** The texts of a list parameter as rows, for `IN (…)`: a JSON array on SQLite, a text[] on PostgreSQL. */
+  list(param: string): string;
 }
 
 const params = (columns: readonly RowColumn[], first: number) => columns.map((_, i) => `$${first + i}`);
@@ -31,6 +33,7 @@ export const SQLITE: Spelling = {
   bytewise: (column) => column,
   // Times are ISO-8601 text: every one sorts after ''.
   beginningOfTime: '',
+  list: (param) => `SELECT value FROM json_each(${param})`,
 };
 
 export const POSTGRES: Spelling = {
@@ -42,4 +45,5 @@ export const POSTGRES: Spelling = {
   insertionOrder: 'seq',
   bytewise: (column) => `${column} COLLATE "C"`,
   beginningOfTime: '-infinity',
+  list: (param) => `SELECT unnest(${param}::text[])`,
 };

@@ -1,12 +1,14 @@
 // A bulk load into an empty entity on SQLite: records and search rows only, many per statement, then the
 // identifier and search indexes built once, sorted, from what the records carry.
 import type Database from 'better-sqlite3';
+import { classifyChange } from '../../changes/classify.js';
 import type { Entity } from '../../vocabulary/entities.js';
-import type { UpsertCounts } from '../records.js';
+import { countChange, noneCounted, type UpsertCounts } from '../records.js';
 import type { SearchFacts } from '../search-facts.js';
 import type { SourceRow } from '../serving/source.js';
 import { isAlive, thisWriter, type WriterId } from '../serving/writers.js';
 import { ENTITY_TABLES } from '../sql/tables.js';
+import type { SqliteChanges } from './changes.js';
 import type { SqliteSearchWrites } from './search-writes.js';
 
 /** A record as a bulk load writes it, with its search facts when the parse workers worked them out. */
@@ -25,18 +27,26 @@ const BULK_CHECKPOINT_PAGES = 16_384;
 
 function prepareEntity(db: Database.Database, entity: Entity) {
   const { records, identifiers } = ENTITY_TABLES[entity];
-  // RETURNING names each row's rid, for its search row.
-  const upsert = (rows: number) =>
+  // RETURNING names each new row's rid, for its search row; a row whose id is on file already (a repeat)
+  // is left for `stored` and `update`, which classify and log it as any upsert does.
+  const insert = (rows: number) =>
     db
       .prepare<unknown[], [number, string]>(
         `INSERT INTO ${records} (id, etag, body, idents) VALUES ${Array(rows).fill('(?, ?, ?, ?)').join(', ')}
-         ON CONFLICT (id) DO UPDATE SET etag = excluded.etag, body = excluded.body, idents = excluded.idents
-         RETURNING rid, id`,
+         ON CONFLICT (id) DO NOTHING RETURNING rid, id`,
       )
       .raw();
   return {
-    many: upsert(ROWS),
-    one: upsert(1),
+    many: insert(ROWS),
+    one: insert(1),
+    stored: db
+      .prepare<[string], [number, string, string, string]>(
+        `SELECT rid, etag, body, idents FROM ${records} WHERE id = ?`,
+      )
+      .raw(),
+    update: db.prepare<[string, string, string, number]>(
+      `UPDATE ${records} SET etag = ?, body = ?, idents = ? WHERE rid = ?`,
+    ),
     empty: db.prepare<[], number>(`SELECT NOT EXISTS (SELECT 1 FROM ${records})`).pluck(),
     // The rowid B-tree's last entry: one page read, however many records.
     lastRid: db.prepare<[], number>(`SELECT coalesce(max(rid), 0) FROM ${records}`).pluck(),
@@ -72,6 +82,7 @@ export class SqliteBulk {
     private readonly db: Database.Database,
     nextGeneration: () => number,
     search: SqliteSearchWrites,
+    private readonly log: SqliteChanges,
   ) {
     this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
     const marks = {
@@ -89,25 +100,39 @@ export class SqliteBulk {
     });
     const write = db.transaction((entity: Entity, rows: BulkRow[]) => {
       const statements = this.entities[entity];
+      const at = new Date().toISOString();
       const values = (from: number, to: number) =>
         rows.slice(from, to).flatMap(({ id, etag, body, idents }) => [id, etag, body, idents]);
       // A new row takes the rowid after the largest (the table has no AUTOINCREMENT), and only this
-      // transaction writes: the rowids it added are the records it inserted; the rest replaced one.
+      // transaction writes: the rowids after `before` are the records it inserted, in the batch's order.
       const before = statements.lastRid.get()!;
       const rids = new Map<string, number>();
       const placed = ([rid, id]: [number, string]) => rids.set(id, rid);
       let i = 0;
       for (; i + ROWS <= rows.length; i += ROWS) statements.many.all(values(i, i + ROWS)).forEach(placed);
       for (; i < rows.length; i++) statements.one.all(values(i, i + 1)).forEach(placed);
-      // The last row of an id repeated in the batch is the one stored; the search index waits for finish.
-      const last = new Map(rows.map((row) => [row.id, row]));
-      for (const [id, rid] of rids) {
-        const row = last.get(id)!;
-        search.put(entity, rid, id, row.facts, row.body, false);
+      // Their created events in one statement, from the rows just written: no JSON handled here.
+      const counts = noneCounted();
+      counts.inserted = log.appendCreated(entity, before, at);
+      // The search index waits for finish. A row not inserted repeats an id (of this batch or an earlier
+      // one): it replaces what is stored in turn, classified and logged as an upsert would.
+      for (const row of rows) {
+        const rid = rids.get(row.id);
+        if (rid !== undefined) {
+          rids.delete(row.id);
+          search.put(entity, rid, row.id, row.facts, row.body, false);
+          continue;
+        }
+        const [storedRid, etag, body, idents] = statements.stored.get(row.id)!;
+        const change = classifyChange({ entity, id: row.id, before: body, after: row.body });
+        countChange(counts, change.change);
+        log.append(change.events, at);
+        if (etag === row.etag && body === row.body && idents === row.idents) continue;
+        statements.update.run(row.etag, row.body, row.idents, storedRid);
+        search.put(entity, storedRid, row.id, row.facts, row.body, false);
       }
-      const inserted = statements.lastRid.get()! - before;
       nextGeneration();
-      return { inserted, updated: rows.length - inserted };
+      return counts;
     });
     const finish = db.transaction((entity: Entity) => {
       const statements = this.entities[entity];
@@ -133,7 +158,11 @@ export class SqliteBulk {
 
   /** One batch of rows, upserted by id, in one transaction; how many were new and how many replaced one. */
   write(entity: Entity, rows: BulkRow[]): UpsertCounts {
-    return this.writeTx(entity, rows);
+    try {
+      return this.writeTx(entity, rows);
+    } finally {
+      this.log.committed();
+    }
   }
 
   /** Builds the identifier index from the records' lists and ends the bulk load. */

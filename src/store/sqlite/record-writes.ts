@@ -1,17 +1,24 @@
 // Record writes on SQLite: each one transaction writing records, their identifiers and search rows and bumping
 // the store's generation, through the serving index's write protocol; and what that index reads back.
 import type Database from 'better-sqlite3';
+import { classifyChange } from '../../changes/classify.js';
+import type { RemovalReason } from '../../changes/events.js';
 import type { Entity } from '../../vocabulary/entities.js';
-import type { RecordToStore, UpsertCounts } from '../records.js';
+import { countChange, noneCounted, type RecordToStore, type UpsertCounts } from '../records.js';
 import type { ServingIndex } from '../serving/serving-index.js';
 import type { IndexSource, RecordChange, SourceRow } from '../serving/source.js';
 import { ENTITY_TABLES, kindCode } from '../sql/tables.js';
+import type { SqliteChanges } from './changes.js';
 import type { SqliteSearchWrites } from './search-writes.js';
 
 function prepareEntity(db: Database.Database, entity: Entity) {
   const { records, identifiers } = ENTITY_TABLES[entity];
   return {
-    current: db.prepare<[string], [number, string]>(`SELECT rid, idents FROM ${records} WHERE id = ?`).raw(),
+    current: db
+      .prepare<[string], [number, string, string, string]>(
+        `SELECT rid, idents, etag, body FROM ${records} WHERE id = ?`,
+      )
+      .raw(),
     insert: db.prepare<[string, string, string, string]>(
       `INSERT INTO ${records} (id, etag, body, idents) VALUES (?, ?, ?, ?)`,
     ),
@@ -56,6 +63,10 @@ type EntityStatements = ReturnType<typeof prepareEntity>;
 /** An identifier as the record's `idents` column lists it: [kind code, normalised value]. */
 type IdentifierPair = [number, string];
 
+/** The events of a record's removal (classified without its body, which a removal does not read). */
+const removalEvents = (entity: Entity, id: string, reason: RemovalReason) =>
+  classifyChange({ entity, id, before: '', after: null, reason }).events;
+
 function removeIdentifiers(statements: EntityStatements, id: string, idents: string): void {
   for (const [kind, value] of JSON.parse(idents) as IdentifierPair[])
     statements.deleteIdentifier.run(kind, value, id);
@@ -78,29 +89,43 @@ export class SqliteRecordWrites implements IndexSource {
   private readonly entities: Record<Entity, EntityStatements>;
   private readonly state: ReturnType<typeof prepareServingState>;
   private readonly upsertTx: (entity: Entity, records: RecordToStore[]) => Written<UpsertCounts>;
-  private readonly deleteTx: (entity: Entity, ids: string[], alongside: () => void) => Written<number>;
+  private readonly deleteTx: (
+    entity: Entity,
+    ids: string[],
+    reason: RemovalReason,
+    alongside: () => void,
+  ) => Written<number>;
   index: ServingIndex | undefined;
 
-  constructor(db: Database.Database, search: SqliteSearchWrites) {
+  constructor(
+    db: Database.Database,
+    search: SqliteSearchWrites,
+    private readonly log: SqliteChanges,
+  ) {
     this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
     const state = prepareServingState(db);
     this.state = state;
     const upsert = (entity: Entity, records: RecordToStore[]) => {
       const statements = this.entities[entity];
       const changes: RecordChange[] = [];
-      // The read that finds a record's identifiers tells whether its id is new: counting costs nothing.
-      const counts: UpsertCounts = { inserted: 0, updated: 0 };
+      const at = new Date().toISOString();
+      // The read that finds a record's identifiers tells whether its id is new and what it held: its
+      // change is classified against it, and an unchanged record is neither rewritten nor logged.
+      const counts = noneCounted();
       for (const { id, etag, body, identifiers, facts } of records) {
         const pairs = identifiers.map(({ kind, value }): IdentifierPair => [kindCode(kind), value]);
         const idents = JSON.stringify(pairs);
         const current = statements.current.get(id);
+        const change = classifyChange({ entity, id, before: current?.[3], after: body });
+        countChange(counts, change.change);
+        log.append(change.events, at);
         if (current === undefined) {
-          counts.inserted++;
           const rid = Number(statements.insert.run(id, etag, body, idents).lastInsertRowid);
           search.put(entity, rid, id, facts, body);
           changes.push({ id, row: { id, etag, body, idents } });
         } else {
-          counts.updated++;
+          // Bytes are kept exactly as imported: a record that reads the same but is spelt otherwise
+          // (or whose identifiers are derived anew) is rewritten, with no event.
           if (statements.update.run({ rid: current[0], etag, body, idents }).changes === 0) continue;
           search.put(entity, current[0], id, facts, body);
           changes.push({ id, row: { id, etag, body, idents } });
@@ -111,15 +136,17 @@ export class SqliteRecordWrites implements IndexSource {
       }
       return { changes, counts };
     };
-    const remove = (entity: Entity, ids: string[]): RecordChange[] => {
+    const remove = (entity: Entity, ids: string[], reason: RemovalReason): RecordChange[] => {
       const statements = this.entities[entity];
       const changes: RecordChange[] = [];
+      const at = new Date().toISOString();
       for (const id of ids) {
         const removed = statements.deleteRecord.get(id);
         if (removed === undefined) continue;
         removeIdentifiers(statements, id, removed[1]);
         search.remove(entity, removed[0]);
         changes.push({ id });
+        log.append(removalEvents(entity, id, reason), at);
       }
       return changes;
     };
@@ -132,18 +159,27 @@ export class SqliteRecordWrites implements IndexSource {
       const { changes, counts } = upsert(entity, records);
       return written(counts, changes);
     });
-    const deleteTx = db.transaction((entity: Entity, ids: string[], alongside: () => void) => {
-      const changes = remove(entity, ids);
-      alongside();
-      return written(changes.length, changes);
-    });
+    const deleteTx = db.transaction(
+      (entity: Entity, ids: string[], reason: RemovalReason, alongside: () => void) => {
+        const changes = remove(entity, ids, reason);
+        alongside();
+        return written(changes.length, changes);
+      },
+    );
     this.upsertTx = (entity, records) => upsertTx.immediate(entity, records);
-    this.deleteTx = (entity, ids, alongside) => deleteTx.immediate(entity, ids, alongside);
+    this.deleteTx = (entity, ids, reason, alongside) => deleteTx.immediate(entity, ids, reason, alongside);
   }
 
-  /** Runs a write transaction, through the serving index's write protocol when there is one. */
+  /**
+   * Runs a write transaction, through the serving index's write protocol when there is one; then wakes
+   * the change log's watchers.
+   */
   private write<T>(entity: Entity, ids: readonly string[], tx: () => Written<T>): T {
-    return this.index ? this.index.write(entity, ids, tx) : tx().result;
+    try {
+      return this.index ? this.index.write(entity, ids, tx) : tx().result;
+    } finally {
+      this.log.committed();
+    }
   }
 
   upsert(entity: Entity, records: RecordToStore[]): UpsertCounts {
@@ -154,9 +190,12 @@ export class SqliteRecordWrites implements IndexSource {
     );
   }
 
-  /** Deletes records; `alongside` writes what goes with them in the same transaction (a suppression). */
-  delete(entity: Entity, ids: string[], alongside: () => void = () => {}): number {
-    return this.write(entity, ids, () => this.deleteTx(entity, ids, alongside));
+  /**
+   * Deletes records, logging each removal with `reason`; `alongside` writes what goes with them in the
+   * same transaction (a suppression's hashes).
+   */
+  delete(entity: Entity, ids: string[], reason: RemovalReason, alongside: () => void = () => {}): number {
+    return this.write(entity, ids, () => this.deleteTx(entity, ids, reason, alongside));
   }
 
   /** Bumps the store's generation inside the caller's write transaction; the new generation. */

@@ -1,6 +1,7 @@
 // The records role on SQLite: lookups from the serving index when it is ready (else by SQL), writes through
 // SqliteRecordWrites, bulk loads into an empty entity, exports by page.
 import type Database from 'better-sqlite3';
+import type { RemovalReason } from '../../changes/events.js';
 import type { Entity, IdentifierKind } from '../../vocabulary/entities.js';
 import type {
   BulkLoad,
@@ -44,12 +45,17 @@ function prepareEntity(db: Database.Database, entity: Entity) {
         `SELECT id, body FROM ${records} WHERE id > ? ORDER BY id LIMIT ?`,
       )
       .raw(),
+    idPage: db
+      .prepare<[string, number], string>(`SELECT id FROM ${records} WHERE id > ? ORDER BY id LIMIT ?`)
+      .pluck(),
     count: db.prepare<[], number>(`SELECT count(*) FROM ${records}`).pluck(),
   };
 }
 
 /** Rows fetched per page by exportBodies: bounds memory without holding a read open across awaits. */
 const EXPORT_PAGE = 1000;
+/** Ids fetched per page by exportIds. */
+const ID_PAGE = 10_000;
 
 /** A record as a bulk load writes it: id, etag, body, its identifier list and search facts. */
 const bulkRow = ({ id, etag, body, identifiers, facts }: RecordToStore): BulkRow => ({
@@ -110,9 +116,9 @@ export class SqliteRecords implements RecordStore {
     return this.writes.upsert(entity, records);
   }
 
-  async delete(entity: Entity, ids: string[]): Promise<number> {
+  async delete(entity: Entity, ids: string[], reason: RemovalReason = 'deleted'): Promise<number> {
     this.snapshot.end();
-    return this.writes.delete(entity, ids);
+    return this.writes.delete(entity, ids, reason);
   }
 
   async beginBulkLoad(entity: Entity): Promise<BulkLoad | undefined> {
@@ -148,6 +154,15 @@ export class SqliteRecords implements RecordStore {
       const last = rows.at(-1);
       if (rows.length < EXPORT_PAGE || last === undefined) return;
       after = last[0];
+    }
+  }
+
+  async *exportIds(entity: Entity): AsyncIterable<string[]> {
+    for (let after = ''; ; ) {
+      const ids = this.entities[entity].idPage.all(after, ID_PAGE);
+      if (ids.length > 0) yield ids;
+      if (ids.length < ID_PAGE) return;
+      after = ids.at(-1)!;
     }
   }
 

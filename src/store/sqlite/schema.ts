@@ -241,6 +241,14 @@ export const MIGRATIONS: readonly string[] = [
   POSITIONS_MIGRATION,
   // 13: the keys' table named as on PostgreSQL (keysNamedAsOnPostgres).
   keysNamedAsOnPostgres(),
+  // 14: the change log (src/store/sqlite/changes.ts): an entry per event, numbered in commit order. Numbers
+  // are never reused, even once every entry is pruned (AUTOINCREMENT), so a reader's cursor stays true.
+  `CREATE TABLE IF NOT EXISTS change_log (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     at TEXT NOT NULL,
+     type TEXT NOT NULL,
+     data TEXT NOT NULL
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

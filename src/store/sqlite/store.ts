@@ -8,6 +8,7 @@ import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { composeStore } from '../store.js';
 import { SqliteAccounting } from './accounting.js';
 import { SqliteBulk } from './bulk.js';
+import { SqliteChanges } from './changes.js';
 import { SqliteHealth } from './health.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteRecordWrites } from './record-writes.js';
@@ -44,8 +45,9 @@ export const servingIndexPath = (dbPath: string) => `${dbPath}-index`;
 function sqliteRoles(db: Database.Database) {
   const snapshot = new TurnSnapshot(db);
   const searchWrites = new SqliteSearchWrites(db);
-  const writes = new SqliteRecordWrites(db, searchWrites);
-  const bulk = new SqliteBulk(db, () => writes.nextGeneration(), searchWrites);
+  const changes = new SqliteChanges(db, snapshot);
+  const writes = new SqliteRecordWrites(db, searchWrites, changes);
+  const bulk = new SqliteBulk(db, () => writes.nextGeneration(), searchWrites, changes);
   return {
     snapshot,
     writes,
@@ -56,6 +58,7 @@ function sqliteRoles(db: Database.Database) {
       accounting: new SqliteAccounting(db, snapshot),
       suppression: new SqliteSuppression(db, writes, snapshot),
       health: new SqliteHealth(db),
+      changes,
     },
   };
 }
@@ -108,6 +111,7 @@ function sqliteStore(db: Database.Database) {
     dataVersion: (): number => dataVersion.get()!,
     close: async (): Promise<void> => {
       clearInterval(reconciler);
+      roles.changes.close();
       snapshot.end();
       await index?.close();
       if (!db.open) return;

@@ -34,7 +34,7 @@ export class SqliteSuppression implements SuppressionStore {
   async suppress(entity: Entity, recordIds: string[], hashes: string[]): Promise<number> {
     this.snapshot.end();
     const group = randomUUID();
-    return this.writes.delete(entity, recordIds, () => {
+    return this.writes.delete(entity, recordIds, 'suppressed', () => {
       for (const hash of hashes) this.statements.add.run(numbered(entity, hash, group));
     });
   }

@@ -6,6 +6,7 @@ const VARYING: Array<[RegExp, string]> = [
   [/ in [\d.]+ s\b/g, ' in … s'], // how long a command took
   [/\([\d,]+( rows)?\/s\)/g, '(…$1/s)'], // and its rate
   [/"request_id":"[^"]*"/g, '"request_id":"…"'],
+  [/"seconds":[\d.]+/g, '"seconds":…'], // how long a command took, as its --json says
   [/\benr_[A-Za-z0-9]{36}\b/g, 'enr_…'], // a token
   [/\bkey_[A-Za-z0-9]{10}\b/g, 'key_…'], // a key id
   [/\bpid \d+\b/g, 'pid …'],

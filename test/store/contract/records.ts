@@ -128,28 +128,32 @@ export function recordsContract(open: () => RecordStore) {
     expect(await store.findIds('people', 'work_email', 'b@x.com', 10)).toEqual(['fp000000000001']);
   });
 
-  it('says how many records of a batch were inserted and how many replaced one', async () => {
+  it('says how many records of a batch were inserted, how many replaced one, and how many were unchanged', async () => {
     expect(await store.upsert('people', [person(1, []), person(2, [email('b@x.com')])])).toEqual({
       inserted: 2,
       updated: 0,
+      unchanged: 0,
     });
-    // An unchanged record counts as updated too: its id was on file.
+    // A record whose content is on file is unchanged: neither rewritten nor logged.
     expect(await store.upsert('people', [person(2, [email('b@x.com')]), person(3, [])])).toEqual({
       inserted: 1,
-      updated: 1,
+      updated: 0,
+      unchanged: 1,
     });
     expect(await store.upsert('people', [person(1, [], ',"v":2'), person(2, [])])).toEqual({
       inserted: 0,
-      updated: 2,
+      updated: 1,
+      unchanged: 1,
     });
-    expect(await store.upsert('companies', [])).toEqual({ inserted: 0, updated: 0 });
+    expect(await store.findIds('people', 'work_email', 'b@x.com', 10)).toEqual([]);
+    expect(await store.upsert('companies', [])).toEqual({ inserted: 0, updated: 0, unchanged: 0 });
     expect(await store.count('people')).toBe(3);
   });
 
-  it('counts an id repeated in a batch once as inserted, its repeats as updated', async () => {
+  it('counts an id repeated in a batch once as inserted, its repeats against the one before', async () => {
     await store.upsert('people', [person(1, [])]);
     const batch = [person(2, []), person(1, [], ',"v":2'), person(2, [], ',"v":2'), person(2, [], ',"v":3')];
-    expect(await store.upsert('people', batch)).toEqual({ inserted: 1, updated: 3 });
+    expect(await store.upsert('people', batch)).toEqual({ inserted: 1, updated: 3, unchanged: 0 });
     expect(await store.count('people')).toBe(2);
     expect((await store.getRecord('people', 'fp000000000002'))?.body).toBe('{"id":"fp000000000002","v":3}');
   });
@@ -163,8 +167,12 @@ export function recordsContract(open: () => RecordStore) {
       const first = Array.from({ length: 120 }, (_, n) => person(n, [email(`p${n}@x.com`)]));
       first.splice(10, 0, person(3, [email('p3@x.com')], ',"v":2'));
       first.push(person(7, [email('p7@x.com')], ',"v":2'));
-      expect(await write(first)).toEqual({ inserted: 120, updated: 2 });
-      expect(await write([person(119, []), person(200, [])])).toEqual({ inserted: 1, updated: 1 });
+      expect(await write(first)).toEqual({ inserted: 120, updated: 2, unchanged: 0 });
+      expect(await write([person(119, []), person(200, [])])).toEqual({
+        inserted: 1,
+        updated: 0,
+        unchanged: 1,
+      });
     } finally {
       await bulk?.finish();
     }
@@ -211,6 +219,16 @@ export function recordsContract(open: () => RecordStore) {
     const records = Array.from({ length: 2500 }, (_, n) => person(n, []));
     await store.upsert('people', records);
     expect(await collect(store.exportBodies('people'))).toEqual(records.map((r) => r.body));
+  });
+
+  it('lists every id in id order, by pages', async () => {
+    const records = Array.from({ length: 10_050 }, (_, n) => person(10_050 - n, []));
+    await store.upsert('people', records);
+    const pages: string[][] = [];
+    for await (const page of store.exportIds('people')) pages.push(page);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.flat()).toEqual(records.map((r) => r.id).sort());
+    for await (const page of store.exportIds('companies')) expect(page).toEqual([]);
   });
 
   it('keeps a batch that fails part-way wholly out', async () => {

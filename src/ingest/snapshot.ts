@@ -1,0 +1,184 @@
+// A snapshot refresh (`enrich import ENTITY FILE… --snapshot`): the files are the entity's complete new
+// state. Records are upserted as any import (unchanged ones neither rewritten nor logged), then the records
+// the files no longer hold are removed, all in one transaction at the end (logged with reason `snapshot`).
+
+import { classifyChange } from '../changes/classify.js';
+import { SuppressionFilter } from '../privacy/suppression.js';
+import type { RecordStore } from '../store/records.js';
+import type { SuppressionStore } from '../store/suppression.js';
+import type { Entity } from '../vocabulary/entities.js';
+import { prepareBatches } from './batches.js';
+import { DEFAULT_BATCH_SIZE, type ImportOptions, type ImportSummary, importFile } from './import.js';
+import { isBlank, LineSplitter, openNdjson } from './lines.js';
+
+/** The share of an entity's records a refresh may remove unless forced, in percent. */
+export const DEFAULT_MAX_REMOVE_PERCENT = 10;
+
+export interface SnapshotOptions extends ImportOptions {
+  /** Refuse, before anything changes, a refresh that would remove more than this percent. Default 10. */
+  maxRemovePercent?: number;
+  /** Remove however many the files leave out. */
+  force?: boolean;
+  /** Count what the refresh would do, and write nothing. */
+  dryRun?: boolean;
+  /** Imports one file (default: importFile with these options): a caller's own progress and reports. */
+  importEach?: (file: string) => Promise<ImportSummary>;
+}
+
+export interface SnapshotSummary {
+  entity: Entity;
+  /** Non-blank lines read, in every file. */
+  read: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  /** Records the files no longer hold, removed (or, on a dry run, that would be). */
+  removed: number;
+  rejected: number;
+  /** Valid records skipped because they carry a suppressed id or identifier. */
+  suppressed: number;
+  /** True when nothing was written. */
+  dryRun: boolean;
+  seconds: number;
+}
+
+/** A refresh refused by the guard: nothing was changed. */
+export class SnapshotRefusedError extends Error {
+  override name = 'SnapshotRefusedError';
+
+  constructor(
+    readonly entity: Entity,
+    readonly wouldRemove: number,
+    readonly stored: number,
+    readonly maxRemovePercent: number,
+  ) {
+    const percent = ((100 * wouldRemove) / stored).toFixed(1);
+    super(
+      `the snapshot would remove ${wouldRemove} of ${stored} ${entity} (${percent}%), more than --max-remove ${maxRemovePercent}%: nothing was changed. Check that the files are the complete set, or run again with --force`,
+    );
+  }
+}
+
+const ID_PREFIX = Buffer.from('{"id":"');
+
+/**
+ * The top-level id of a line, or undefined when it has none (a line the import will reject). A line that
+ * opens with `{"id":"` (the documented shape) is read without parsing the rest; any other is parsed.
+ */
+function lineId(buffer: Buffer, start: number, end: number): string | undefined {
+  if (buffer.compare(ID_PREFIX, 0, ID_PREFIX.length, start, start + ID_PREFIX.length) === 0) {
+    const from = start + ID_PREFIX.length;
+    const close = buffer.indexOf(0x22, from);
+    const escaped = buffer.indexOf(0x5c, from);
+    if (close >= 0 && close < end && (escaped < 0 || escaped > close))
+      return buffer.toString('utf8', from, close);
+  }
+  try {
+    const value: unknown = JSON.parse(buffer.toString('utf8', start, end));
+    const id = (value as { id?: unknown } | null)?.id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every id the files name, read line by line without validating records (the import does that). */
+async function idsInFiles(files: readonly string[]): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const file of files) {
+    const source = await openNdjson(file);
+    const splitter = new LineSplitter((buffer, start, end) => {
+      if (isBlank(buffer, start, end)) return;
+      const id = lineId(buffer, start, end);
+      if (id !== undefined) ids.add(id);
+    });
+    for await (const chunk of source.chunks()) splitter.push(chunk);
+    splitter.end();
+  }
+  return ids;
+}
+
+/** The stored ids the files do not name, and how many records are stored. */
+async function absentFromFiles(store: RecordStore, entity: Entity, named: Set<string>) {
+  const absent: string[] = [];
+  let stored = 0;
+  for await (const page of store.exportIds(entity)) {
+    stored += page.length;
+    for (const id of page) if (!named.has(id)) absent.push(id);
+  }
+  return { absent, stored };
+}
+
+/** What importing the files would do, counted against the store without writing. */
+async function countWithoutWriting(
+  store: RecordStore & SuppressionStore,
+  entity: Entity,
+  files: readonly string[],
+  batchSize: number,
+) {
+  const suppression = new SuppressionFilter(await store.suppressedHashes(entity));
+  const counts = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, suppressed: 0 };
+  // What each id would hold by then: an id repeated in the files is compared with its previous line.
+  const latest = new Map<string, string>();
+  for (const file of files) {
+    let read = 0;
+    for await (const batch of prepareBatches(entity, file, batchSize)) {
+      counts.rejected += batch.rejections.length;
+      read = batch.read;
+      const records = batch.records.filter((record) => !suppression.isSuppressed(record));
+      counts.suppressed += batch.records.length - records.length;
+      const stored = await Promise.all(
+        records.map((r) => (latest.has(r.id) ? undefined : store.getRecord(entity, r.id))),
+      );
+      records.forEach((record, i) => {
+        const before = latest.get(record.id) ?? stored[i]?.body ?? null;
+        const { change } = classifyChange({ entity, id: record.id, before, after: record.body });
+        if (change === 'created') counts.inserted++;
+        else if (change === 'updated') counts.updated++;
+        else counts.unchanged++;
+        latest.set(record.id, record.body);
+      });
+    }
+    counts.read += read;
+  }
+  return counts;
+}
+
+/**
+ * Refreshes an entity from files holding its complete new state. The guard counts the removals first,
+ * from the ids the files name, and refuses before anything changes. Then each file is imported (a record
+ * present before and after is only ever replaced: every lookup finds it throughout), and the records the
+ * files leave out are removed in one transaction: killed before it, the store holds the upserts done so
+ * far and every old record (the same command run again finishes the refresh); never half the removals.
+ * A line the import rejects keeps the stored record of the id it names.
+ * @example await refreshSnapshot(store, 'people', ['people.ndjson'], { maxRemovePercent: 5 })
+ */
+export async function refreshSnapshot(
+  store: RecordStore & SuppressionStore,
+  entity: Entity,
+  files: readonly string[],
+  opts: SnapshotOptions = {},
+): Promise<SnapshotSummary> {
+  const started = performance.now();
+  const maxRemovePercent = opts.maxRemovePercent ?? DEFAULT_MAX_REMOVE_PERCENT;
+  const named = await idsInFiles(files);
+  const { absent, stored } = await absentFromFiles(store, entity, named);
+  named.clear();
+  if (!opts.force && absent.length > 0 && (100 * absent.length) / stored > maxRemovePercent) {
+    throw new SnapshotRefusedError(entity, absent.length, stored, maxRemovePercent);
+  }
+  const seconds = () => (performance.now() - started) / 1000;
+  if (opts.dryRun) {
+    const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
+    const counts = await countWithoutWriting(store, entity, files, batchSize);
+    return { entity, ...counts, removed: absent.length, dryRun: true, seconds: seconds() };
+  }
+  const total = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, suppressed: 0 };
+  const importEach = opts.importEach ?? ((file: string) => importFile(store, entity, file, opts));
+  for (const file of files) {
+    const summary = await importEach(file);
+    for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += summary[key];
+  }
+  const removed = absent.length > 0 ? await store.delete(entity, absent, 'snapshot') : 0;
+  return { entity, ...total, removed, dryRun: false, seconds: seconds() };
+}

@@ -61,7 +61,10 @@ describe.skipIf(!refreshes).each(['sqlite', 'postgres'] as const)('on %s', (back
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line));
     expect(expected.length).toBeGreaterThan(50);
-    expect(after.events.map(({ type, data }) => ({ type, data }))).toEqual(expected);
+    // As a multiset: a refresh logs a snapshot's removals after its upserts, while the file lists each entity's
+    // events by record id (docs/changes.md).
+    const sorted = (events: unknown[]) => events.map((e) => JSON.stringify(e)).sort();
+    expect(sorted(after.events.map(({ type, data }) => ({ type, data })))).toEqual(sorted(expected));
     // Ids are unique and in commit order; every event has its commit time.
     const ids = after.events.map((e) => e.id);
     expect([...ids].sort()).toEqual(ids);

@@ -10,7 +10,7 @@ export function eventId(seq: number): string {
 export function eventSeq(id: string): number | undefined {
   const match = /^evt_(\d{16})$/.exec(id);
   const seq = match ? Number(match[1]) : undefined;
-  return seq !== undefined && encodeCursor(seq) === cursor ? seq : undefined;
+  return seq !== undefined && eventId(seq) === id ? seq : undefined;
 }
 
 /** The event exactly as listed and delivered: id, type, timestamp, data, in that order. */

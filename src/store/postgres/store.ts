@@ -10,7 +10,7 @@ import { DatabaseNotMigratedError, schemaVersion } from './migrate.js';
 import { LATEST_POSTGRES_VERSION } from './migrations.js';
 import { createPool } from './pool.js';
 import { PostgresRecords } from './records.js';
-import { PostgresSearch } from './search.js';
+import { PostgresSearch, SEARCH_TIMEOUT_MS } from './search.js';
 import { PostgresSuppression } from './suppression.js';
 
 export { DatabaseNotMigratedError, migratePostgres, postgresSchemaStatus } from './migrate.js';
@@ -26,12 +26,15 @@ export interface PostgresStoreOptions {
   onConnectionError?: (err: Error) => void;
 }
 
+/** Connections the searches of one process share: more searches wait their turn. */
+const SEARCH_CONNECTIONS = 4;
+
 /** The Store on PostgreSQL, over a primary and a read pool (the same pool when there is no replica). */
-function postgresStore(primary: pg.Pool, replica: pg.Pool) {
+function postgresStore(primary: pg.Pool, replica: pg.Pool, searches: pg.Pool) {
   const records = new PostgresRecords(primary, replica);
   const roles = {
     records,
-    search: new PostgresSearch(replica),
+    search: new PostgresSearch(searches),
     keys: new PostgresKeys(primary, replica),
     accounting: new PostgresAccounting(primary),
     suppression: new PostgresSuppression(primary, records),
@@ -39,7 +42,7 @@ function postgresStore(primary: pg.Pool, replica: pg.Pool) {
   };
   return composeStore(roles, {
     close: async (): Promise<void> => {
-      await Promise.all([primary.end(), replica === primary ? undefined : replica.end()]);
+      await Promise.all([primary.end(), replica === primary ? undefined : replica.end(), searches.end()]);
     },
   });
 }
@@ -55,7 +58,15 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Pos
   const poolOptions = { size: opts.poolSize, onError: opts.onConnectionError };
   const primary = createPool({ url: opts.url, ...poolOptions });
   const replica = opts.readUrl ? createPool({ url: opts.readUrl, ...poolOptions }) : primary;
-  const store = postgresStore(primary, replica);
+  // Searches have connections of their own, each statement bounded: however costly, they neither take
+  // the lookups' connections nor run on unbounded.
+  const searches = createPool({
+    url: opts.readUrl ?? opts.url,
+    size: SEARCH_CONNECTIONS,
+    onError: opts.onConnectionError,
+    statementTimeoutMs: SEARCH_TIMEOUT_MS,
+  });
+  const store = postgresStore(primary, replica, searches);
   try {
     const current = await schemaVersion(primary).catch((err) => Promise.reject(toStoreError(err)));
     if (current < LATEST_POSTGRES_VERSION)

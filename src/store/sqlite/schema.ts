@@ -241,6 +241,9 @@ export const MIGRATIONS: readonly string[] = [
   POSITIONS_MIGRATION,
   // 13: the keys' table named as on PostgreSQL (keysNamedAsOnPostgres).
   keysNamedAsOnPostgres(),
+  // 14: a key's monthly allowance of search results, apart from its quota of matched lookups (null: none);
+  // what it used is counted in quota_use under `search:<key id>` (limits/search-allowance.ts).
+  'ALTER TABLE api_keys ADD COLUMN search_quota INTEGER;',
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -275,7 +275,7 @@ ANALYZE people_search;
     name: 'search allowance',
     // A key's monthly allowance of search results, apart from its quota of matched lookups (null: none);
     // what it used is counted in quota_use under `search:<key id>` (limits/search-allowance.ts).
-    sql: 'ALTER TABLE api_keys ADD COLUMN search_quota bigint;',
+    sql: 'ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS search_quota bigint;',
   },
 ];
 

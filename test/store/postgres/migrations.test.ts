@@ -137,7 +137,8 @@ describe('postgres migrations', () => {
     await search.fill!(client);
     await client.end();
 
-    expect((await migratePostgres(url)).applied).toEqual([positions.version]);
+    // The dictionary of positions, and every migration after it.
+    expect((await migratePostgres(url)).applied[0]).toBe(positions.version);
     const check = new pg.Client({ connectionString: url });
     await check.connect();
     const { rows } = await check.query('SELECT position FROM people_positions ORDER BY position');

@@ -89,7 +89,8 @@ describe('enrich keys update', () => {
     for (const bad of [
       ['--rate', '0'],
       ['--quota', 'lots'],
-      ['--scopes', 'admin'],
+      ['--scopes', 'superuser'],
+      ['--search-quota', '0'],
       ['--expires', '2001-01-01'],
       ['--name', ''],
     ]) {

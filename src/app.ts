@@ -82,8 +82,10 @@ export interface AppDeps {
   trustProxy?: TrustProxy | undefined;
   /** The HTTP server's options (timeouts, set by server.ts), and a certificate and key to serve HTTPS. */
   server?: ServerOptions & { tls?: { cert: Buffer; key: Buffer } | undefined };
-  /** A request's body must all arrive within this (bulk streams excepted); 0 or omitted: no bound. */
+  /** A request's body must all arrive within this (admitted bulk streams excepted); 0 or omitted: no bound. */
   requestTimeoutMs?: number;
+  /** A bulk stream with nothing read or written for this long is ended and closed (default two minutes). */
+  streamIdleTimeoutMs?: number;
   /** The bearer token a scrape of /metrics must carry; open when omitted. */
   metricsToken?: string | undefined;
   /** /metrics is served on an address of its own (buildMetricsApp): not here. */
@@ -163,7 +165,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requests.served(request.method, route, reply.statusCode, reply.elapsedTime, request.id);
     done();
   });
-  const bulk = new BulkPath({ store, admission, limiter, quota, metrics, turns, requests });
+  const bulk = new BulkPath({
+    store,
+    admission,
+    limiter,
+    quota,
+    metrics,
+    turns,
+    requests,
+    streamIdleMs: deps.streamIdleTimeoutMs ?? 120_000,
+  });
   app.addHook('preClose', (done) => {
     lookups?.close();
     bulk.close();
@@ -196,7 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCompany(app, lookups);
   registerBulk(app, bulk);
   registerUsage(app, { store, accounting });
-  registerSearch(app, { store });
+  registerSearch(app, { store, quota });
   registerChanges(app, { changes: deps.changes ?? changeLogOf(store), feed: metrics.feed });
   registerHealth(app, store, accounting);
   observeService(metrics, {

@@ -68,6 +68,8 @@ export const ConfigSchema = Type.Object({
   headersTimeoutMs: Type.Integer({ minimum: 100 }),
   /** How long a client may take to send a whole request, body included, ms. */
   requestTimeoutMs: Type.Integer({ minimum: 100 }),
+  /** How long a bulk stream may go with nothing read or written before it is ended and closed, ms. */
+  streamIdleTimeoutMs: Type.Integer({ minimum: 100 }),
   /** How long an idle keep-alive connection is kept after a response, ms. */
   keepAliveTimeoutMs: Type.Integer({ minimum: 0 }),
   /** Open connections per server process; more are closed as they arrive. */
@@ -208,6 +210,7 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
     unauthenticatedRate: integer(pick('unauthenticatedRate', 'ENRICH_UNAUTHENTICATED_RATE') ?? 20),
     headersTimeoutMs: integer(pick('headersTimeout', 'ENRICH_HEADERS_TIMEOUT_MS') ?? 10_000),
     requestTimeoutMs: integer(pick('requestTimeout', 'ENRICH_REQUEST_TIMEOUT_MS') ?? 30_000),
+    streamIdleTimeoutMs: integer(pick('streamIdleTimeout', 'ENRICH_STREAM_IDLE_TIMEOUT_MS') ?? 120_000),
     keepAliveTimeoutMs: integer(pick('keepAliveTimeout', 'ENRICH_KEEP_ALIVE_TIMEOUT_MS') ?? 72_000),
     maxConnections: integer(pick('maxConnections', 'ENRICH_MAX_CONNECTIONS') ?? 10_000),
     metricsToken: pick('metricsToken', 'ENRICH_METRICS_TOKEN') || undefined,

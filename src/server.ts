@@ -124,6 +124,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
     trustProxy: config.trustProxy,
     server: serverOptions(config, tls && readTls(tls)),
     requestTimeoutMs: config.requestTimeoutMs,
+    streamIdleTimeoutMs: config.streamIdleTimeoutMs,
     metricsToken: config.metricsToken,
     metricsElsewhere: config.metricsAddress !== undefined,
     journal: {

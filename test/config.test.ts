@@ -104,6 +104,7 @@ describe('the HTTPS, proxy and connection settings', () => {
       unauthenticatedRate: 20,
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
+      streamIdleTimeoutMs: 120_000,
       keepAliveTimeoutMs: 72_000,
       maxConnections: 10_000,
     });

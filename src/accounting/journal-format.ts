@@ -1,5 +1,5 @@
 // One journal line per keyed lookup, and what a run of lines adds to the audit log, usage and quotas.
-import type { AccountingBatch, AuditRow, UsageRow } from '../store/accounting.js';
+import { type AccountingBatch, type AuditRow, allowanceId, type UsageRow } from '../store/accounting.js';
 import { type Operation, QUOTA_OPERATIONS } from '../vocabulary/operations.js';
 import type { LookupRecord } from './accounting.js';
 import { usageOutcome } from './usage-outcome.js';
@@ -37,10 +37,17 @@ class IsoClock {
   }
 }
 
+/** How many ids a comma-joined list holds. */
+function idCount(list: string): number {
+  let n = 1;
+  for (let i = list.indexOf(','); i >= 0; i = list.indexOf(',', i + 1)) n++;
+  return n;
+}
+
 /**
  * The audit entries, usage rows and quota counts of a run of journal lines (complete lines only).
  * Usage and quota are derived from the entries, so the three can never disagree; quotas count matched
- * lookups only, never searches.
+ * lookups under their key's id, and the results searches return under its allowance's (`search:<id>`).
  */
 export function foldLines(text: string): Folded {
   const audit: AuditRow[] = [];
@@ -80,14 +87,17 @@ export function foldLines(text: string): Folded {
     const outcome = usageOutcome(row.operation, row.status, row.matched !== '');
     if (outcome === 'failed') continue;
     counts[outcome]++;
-    if (outcome !== 'matched' || !QUOTA_OPERATIONS.includes(row.operation)) continue;
+    if (outcome !== 'matched') continue;
+    // A matched lookup counts one against its key's quota; a search, its results against its allowance.
+    const lookup = QUOTA_OPERATIONS.includes(row.operation);
+    const counted = lookup ? row.key_id : allowanceId(row.key_id);
     const period = row.at.slice(0, 7);
     let byKey = quota.get(period);
     if (!byKey) {
       byKey = new Map();
       quota.set(period, byKey);
     }
-    byKey.set(row.key_id, (byKey.get(row.key_id) ?? 0) + 1);
+    byKey.set(counted, (byKey.get(counted) ?? 0) + (lookup ? 1 : idCount(row.matched)));
   }
   return { audit, usage: mergeUsage([...usage.values()]), quota };
 }

@@ -9,6 +9,8 @@ export interface KeyRequest {
   scopes?: Scope[];
   rate?: number;
   quota?: number | null;
+  /** Search results (previews) per calendar month; none when absent. */
+  searchQuota?: number | null;
   expiresAt?: Date | null;
 }
 
@@ -28,6 +30,7 @@ export async function issueKey(
     scopes: request.scopes ?? [...DEFAULT_SCOPES],
     rate: request.rate ?? DEFAULT_RATE,
     quota: request.quota ?? null,
+    search_quota: request.searchQuota ?? null,
     created_at: now.toISOString(),
     expires_at: request.expiresAt?.toISOString() ?? null,
     revoked_at: null,
@@ -87,5 +90,6 @@ export function parseScopes(list: string): Scope[] {
 /** The public view of a key (contract §7): never the token or its hash. */
 export function publicKey(key: ApiKey) {
   const { id, name, scopes, rate, quota, created_at, expires_at, revoked_at } = key;
-  return { id, name, scopes, rate, quota, created_at, expires_at, revoked_at };
+  const search_quota = key.search_quota ?? null;
+  return { id, name, scopes, rate, quota, search_quota, created_at, expires_at, revoked_at };
 }

@@ -2,6 +2,7 @@
 
 import { COUNTERS, monthStart, sumUsage } from '../accounting/usage-report.js';
 import { publicKey } from '../auth/keys.js';
+import { allowanceId } from '../store/accounting.js';
 import type { StoredKey } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import { OPERATIONS } from '../vocabulary/operations.js';
@@ -43,6 +44,8 @@ export async function describeKey(store: Store, id: string, now = new Date()) {
   );
   const totals = sumUsage(rows);
   const quotaUsed = await store.quotaUsed(id, period);
+  const searchQuota = key.search_quota ?? null;
+  const searched = searchQuota === null ? 0 : await store.quotaUsed(allowanceId(id), period);
   const json = {
     ...publicKey(key),
     state: state(key, now).split(' ')[0],
@@ -50,6 +53,8 @@ export async function describeKey(store: Store, id: string, now = new Date()) {
     usage: { period, totals, by_operation: byOperation },
     quota_used: quotaUsed,
     quota_remaining: key.quota === null ? null : Math.max(0, key.quota - quotaUsed),
+    search_quota_used: searched,
+    search_quota_remaining: searchQuota === null ? null : Math.max(0, searchQuota - searched),
   };
   const previous = json.previous_token_expires_at;
   const quota =
@@ -61,6 +66,9 @@ export async function describeKey(store: Store, id: string, now = new Date()) {
       ['scopes', key.scopes.join(',')],
       ['rate', `${key.rate}/s`],
       ['quota', quota],
+      ...(searchQuota === null
+        ? []
+        : [['search quota', `${searchQuota} search results a month (${searched} used in ${period})`]]),
       ['created', key.created_at],
       ['expires', key.expires_at ?? 'never'],
       ['state', state(key, now)],

@@ -23,19 +23,21 @@ const expiryOption = (value: string) => (value === 'never' ? value : parseFuture
 /** `--quota` of keys update: a whole number ≥ 1, or `none` to remove the quota. */
 const quotaOption = (value: string) => (value === 'none' ? value : wholeNumber(1)(value));
 
-/** The changes `keys update` asks for: a removed quota or expiry is null, an option not given undefined. */
+/** The changes `keys update` asks for: a removed quota, search quota or expiry is null, an option not given undefined. */
 function keyChanges(opts: {
   name?: string;
   rate?: number;
   quota?: number | 'none';
+  searchQuota?: number | 'none';
   scopes?: Scope[];
   expires?: Date | 'never';
 }): KeyChanges {
-  const { name, rate, quota, scopes, expires } = opts;
+  const { name, rate, quota, searchQuota, scopes, expires } = opts;
   return {
     name,
     rate,
     quota: quota === 'none' ? null : quota,
+    search_quota: searchQuota === 'none' ? null : searchQuota,
     scopes,
     expires_at: expires === 'never' ? null : expires?.toISOString(),
   };
@@ -75,6 +77,11 @@ export function registerKeys(program: Command) {
     )
     .option('--rate <n>', `requests per second (default ${DEFAULT_RATE})`, wholeNumber(1))
     .option('--quota <n>', 'matched lookups per calendar month (default: none)', wholeNumber(1))
+    .option(
+      '--search-quota <n>',
+      'search results (previews) per calendar month (default: none)',
+      wholeNumber(1),
+    )
     .option('--expires <date>', 'expiry date (ISO 8601)', parseFutureDate)
     .action(async (opts) => {
       await withOpenStore(opts, async (store) => {
@@ -83,10 +90,11 @@ export function registerKeys(program: Command) {
           scopes: opts.scopes,
           rate: opts.rate ?? (Number(process.env.ENRICH_DEFAULT_RATE) || undefined),
           quota: opts.quota ?? null,
+          searchQuota: opts.searchQuota ?? null,
           expiresAt: opts.expires ?? null,
         });
         process.stdout.write(
-          `Created key ${key.id} "${key.name}": scopes ${key.scopes.join(',')}, rate ${key.rate}/s, quota ${key.quota ?? 'none'}, expires ${key.expires_at ?? 'never'}.\n` +
+          `Created key ${key.id} "${key.name}": scopes ${key.scopes.join(',')}, rate ${key.rate}/s, quota ${key.quota ?? 'none'}, search quota ${key.search_quota ?? 'none'}, expires ${key.expires_at ?? 'never'}.\n` +
             'The token is shown only this once:\n' +
             `${token}\n`,
         );
@@ -134,11 +142,12 @@ export function registerKeys(program: Command) {
     });
 
   withStore(keys.command('update'))
-    .description("change a key's name, rate, quota, scopes or expiry; its token stays the same")
+    .description("change a key's name, rate, quota, search quota, scopes or expiry; its token stays the same")
     .argument('<id>', 'key id, as keys list shows it')
     .option('--name <name>', 'who or what the key is for', nameOption)
     .option('--rate <n>', 'requests per second', wholeNumber(1))
     .option('--quota <n>', 'matched lookups per calendar month, or none', quotaOption)
+    .option('--search-quota <n>', 'search results (previews) per calendar month, or none', quotaOption)
     .option(
       '--scopes <list>',
       'comma-separated, of people:read,company:read,changes:read,changes:write,admin',
@@ -149,7 +158,9 @@ export function registerKeys(program: Command) {
     .action(async (id: string, opts, command: Command) => {
       const changes = keyChanges(opts);
       if (Object.values(changes).every((value) => value === undefined)) {
-        command.error('error: give at least one of --name, --rate, --quota, --scopes or --expires');
+        command.error(
+          'error: give at least one of --name, --rate, --quota, --search-quota, --scopes or --expires',
+        );
       }
       await withReportStore(opts, async (store) => {
         await knownKey(store, id);

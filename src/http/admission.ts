@@ -72,8 +72,12 @@ export interface Gate<C extends Admittee = Admittee> {
   afterScope?(call: C): void;
 }
 
-/** Stands for the 401 a route answered without turning it, when it is charged once sent. */
-const SENT_UNAUTHORIZED = new ProblemError('unauthorized', 'sent by the route');
+/** Stand for the refusals a route answered without turning them, when they are charged once sent. */
+const SENT: Record<number, ProblemError> = {
+  401: new ProblemError('unauthorized', 'sent by the route'),
+  404: new ProblemError('not_found', 'sent by the route'),
+  415: new ProblemError('unsupported_media_type', 'sent by the route'),
+};
 
 export class Admission {
   constructor(private readonly deps: AdmissionDeps) {}
@@ -122,11 +126,14 @@ export class Admission {
     return problem.code === 'unauthorized' ? this.deps.unauthenticated.charge(req, problem) : problem;
   }
 
-  /** Charges a 401 that a route sent without turning once it has gone; a turned one is not charged again. */
-  chargeWhenSent(req: IncomingMessage, res: ServerResponse): void {
+  /**
+   * Charges a refusal with one of `statuses` (401, 404, 415) that a route sent without turning, once it has
+   * gone; a turned one is not charged again.
+   */
+  chargeWhenSent(req: IncomingMessage, res: ServerResponse, statuses: readonly number[] = [401, 415]): void {
     res.once('finish', () => {
-      if (res.statusCode !== 401) return;
-      const charged = this.deps.unauthenticated.charge(req, SENT_UNAUTHORIZED);
+      if (!statuses.includes(res.statusCode)) return;
+      const charged = this.deps.unauthenticated.charge(req, SENT[res.statusCode]!);
       if (isPromise(charged)) charged.catch(() => {}); // a limiter that failed: the next 401 tries again
     });
   }

@@ -34,6 +34,8 @@ export interface BulkDeps {
   metrics: Metrics;
   turns: TurnRelease;
   requests: RequestLog;
+  /** A stream with nothing read or written for this long is ended with a 408 line and closed, ms. */
+  streamIdleMs: number;
 }
 
 /** A bulk operation: the lookup its items are, and the fields its records have. */

@@ -2,6 +2,7 @@
 // then by content type either a JSON list of up to 1,000 items answered in one response, or an NDJSON
 // stream answered line by line (bulk-stream.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { requireScopes } from '../auth/authenticate.js';
 import { ProblemError } from '../errors.js';
 import { emptySummary } from '../lookup/bulk.js';
 import { parseBulkBody, tooManyItems } from '../lookup/bulk-request.js';
@@ -58,10 +59,12 @@ async function readJson(call: BulkCall): Promise<void> {
 }
 
 /**
- * Once the key is live, before it is charged: the body's kind, and a JSON bulk's items read (its cost), or
- * a stream's `fields` checked (it reads its lines as it answers them).
+ * Once the key is live, before it is charged: its scope (a key that may not look up this entity sends no
+ * body to be read), the body's kind, and a JSON bulk's items read (its cost), or a stream's `fields`
+ * checked (it reads its lines as it answers them).
  */
 function readRequest(call: BulkCall): MaybePromise<void> {
+  requireScopes(call.key!, [call.operation.lookup.scope]);
   call.kind = bodyKind(call.request);
   if (call.kind === 'json') return readJson(call);
   call.selection = call.fieldSelection(undefined);
@@ -124,8 +127,9 @@ export class BulkPath {
   }
 
   private async answer(call: BulkCall): Promise<void> {
-    await this.deps.admission.admit(call, this.gateOf(call.operation));
-    if (call.kind === 'stream') await streamBulk(call, this.streams);
+    const gate = this.gateOf(call.operation);
+    await this.deps.admission.admit(call, gate);
+    if (call.kind === 'stream') await streamBulk(call, gate, this.streams);
     else await answerJson(call);
   }
 

@@ -1,11 +1,13 @@
 // A bulk sent as NDJSON: one result line per input line, in order, written as batches resolve, paced at the
 // key's rate, in constant memory (the body is read only as fast as results are taken). A client that goes
-// away stops the work. A failure once results have begun ends the stream with one error line.
+// away stops the work. A failure once results have begun ends the stream with one error line, as does a key
+// revoked, expired or stripped of its scope (checked before each batch) and a stream on which nothing moves.
 import { ProblemError, toProblem } from '../errors.js';
 import { invalidBody, MAX_STREAM_LINES, parseBulkItem, tooManyItems } from '../lookup/bulk-request.js';
 import { givenParams } from '../lookup/item.js';
 import type { LookupOperation } from '../lookup/operations.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
+import type { Gate } from './admission.js';
 import { type BatchItem, lookupBatch } from './bulk-batch.js';
 import type { BulkCall } from './bulk-call.js';
 import { ResultWriter } from './bulk-results.js';
@@ -13,6 +15,7 @@ import { BodyBuilder, release } from './bytes.js';
 import { parseJsonText } from './json-syntax.js';
 import { problemDocument } from './problem.js';
 import { type BodyLine, lineBatches } from './request-body.js';
+import { releaseBodyDeadline } from './request-deadline.js';
 
 /** The longest line read; a longer one gets an `invalid` result and is skipped. */
 export const MAX_LINE_BYTES = 64 * 1024;
@@ -141,19 +144,46 @@ const shuttingDown = () =>
     { 'retry-after': '2' },
   );
 
+/** The stream's last line when nothing has moved on it for `ms`. */
+const idle = (ms: number) =>
+  new ProblemError(
+    'request_timeout',
+    `Nothing was sent or taken on this stream for ${ms / 1000} s: it is closed. Send the lines after the last result again.`,
+  );
+
+/**
+ * Ends the stream when nothing is read or written on its connection for the deps' idle time: a client that
+ * neither sends lines nor takes results cannot hold the connection.
+ */
+function endWhenIdle(call: BulkCall, outlet: Outlet): void {
+  const ms = call.deps.streamIdleMs;
+  call.res.setTimeout(ms, () => {
+    outlet.end(idle(ms));
+    call.req.socket.destroySoon();
+  });
+}
+
 /**
  * Answers an admitted stream: its problems so far (401, 403, 429, 400 for `fields`) were the request's; the
- * token it was admitted with paid for its first line. `stopping` is told how to end the stream early (the
- * server is shutting down).
+ * token it was admitted with paid for its first line. Before each batch the key is checked again as
+ * admission does (`gate`'s scopes): a refusal is the stream's last line. `stopping` is told how to end the
+ * stream early (the server is shutting down).
  */
-export async function streamBulk(call: BulkCall, stopping: Set<() => void>): Promise<void> {
+export async function streamBulk(
+  call: BulkCall,
+  gate: Gate<BulkCall>,
+  stopping: Set<() => void>,
+): Promise<void> {
   const key = call.key!;
   const { lookup } = call.operation;
   const writer = new ResultWriter(call.id, call.selection);
+  // Routed and admitted: its body may now take as long as its key's rate needs, moving all the while.
+  releaseBodyDeadline(call.req);
   call.started = true;
   call.res.writeHead(200, { ...call.headers, 'content-type': NDJSON_TYPE });
   call.res.flushHeaders();
   const outlet = new Outlet(call);
+  endWhenIdle(call, outlet);
   const stop = () => outlet.end(shuttingDown());
   stopping.add(stop);
   call.res.once('close', () => stopping.delete(stop));
@@ -165,6 +195,7 @@ export async function streamBulk(call: BulkCall, stopping: Set<() => void>): Pro
       await pace(call, outlet, taken.length - prepaid);
       prepaid = Math.max(0, prepaid - taken.length);
       if (outlet.closed) return;
+      await call.deps.admission.recheck(call, gate);
       const items = taken.map((line) => lineItem(lookup, line));
       const { outcomes } = await lookupBatch(call, items);
       const out = new BodyBuilder();

@@ -1,9 +1,30 @@
 // What every request Fastify routes passes first: safe headers, no body where none is taken, and on keyed
-// routes the screen of admission (the lookup path screens its own). A route that names a security scheme
-// without being declared keyed is refused as it is registered: no keyed route can skip admission.
+// routes (and requests no route takes) the screen of admission (the lookup path screens its own). A route
+// that names a security scheme without being declared keyed is refused as it is registered: no keyed route
+// can skip admission.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Admission } from './admission.js';
 import { hasBody, takesNoBody, unwantedBody } from './body.js';
+
+/**
+ * A request no route takes: refused 429 from an address over its limit of refusals, and its 404 (or 415)
+ * charged to the address as a 401 is, so that probing for routes costs what guessing tokens does.
+ */
+function screenUnrouted(
+  admission: Admission,
+  req: IncomingMessage,
+  res: ServerResponse,
+  done: (error?: Error) => void,
+): void {
+  const refusal = admission.screen(req);
+  if (refusal !== undefined) {
+    done(refusal);
+    return;
+  }
+  admission.chargeWhenSent(req, res, [404, 415]);
+  done();
+}
 
 export function registerGuards(app: FastifyInstance, admission: Admission): void {
   app.addHook('onRoute', (route) => {
@@ -19,12 +40,14 @@ export function registerGuards(app: FastifyInstance, admission: Admission): void
     if (takesNoBody(request.method) && hasBody(request.raw)) {
       return done(unwantedBody(request.raw, request.url.split('?')[0]!));
     }
+    if (request.is404) return screenUnrouted(admission, request.raw, reply.raw, done);
     if (request.routeOptions.config.keyed === undefined) return done();
     // Whatever a keyed route answers is the key holder's own: no cache keeps it.
     reply.raw.setHeader('cache-control', 'private, no-store');
     const refusal = admission.screen(request.raw);
     if (refusal !== undefined) return done(refusal);
-    // A 401 the route answers without turning it into a 429 counts against the address's next requests.
+    // A 401 (or 415) the route answers without turning it into a 429 counts against the address's next
+    // requests.
     admission.chargeWhenSent(request.raw, reply.raw);
     done();
   });

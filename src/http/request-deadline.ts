@@ -1,28 +1,23 @@
-// The bound on receiving a whole request: a client that trickles its body cannot hold a connection. Node's own
-// requestTimeout would also cut a bulk stream, whose body the server reads at its key's rate (for hours, at a
-// low one), so the bound is kept here, where a stream can be told apart.
+// The bound on receiving a whole request: a client that trickles its body cannot hold a connection. Every body
+// is bound, whatever its path, from before routing: only a bulk stream, once routed and admitted with a live
+// key, is released from it (bulk-stream.ts), and then held to an idle bound instead. Node's own
+// requestTimeout would cut such a stream too, whose body the server reads at its key's rate (for hours, at
+// a low one), so the bound is kept here, where a stream can be told apart.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProblemError } from '../errors.js';
+import { hasBody } from './body.js';
 import { PROBLEM_TYPE, problemDocument } from './problem.js';
 
-/** A bulk stream: an NDJSON body to a bulk path, paced by the server and bounded by its line count. */
-function isStream(req: IncomingMessage): boolean {
-  const type = req.headers['content-type'] ?? '';
-  return type.startsWith('application/x-ndjson') && (req.url ?? '').includes('/bulk');
-}
-
-/** True when the request has a body still to come. */
-const hasBody = (req: IncomingMessage) =>
-  req.headers['transfer-encoding'] !== undefined ||
-  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+/** The clock on each request whose body is still to come. */
+const deadlines = new WeakMap<IncomingMessage, NodeJS.Timeout>();
 
 /**
- * Starts the clock on a request's body, when it has one and is not a bulk stream: if the body has not all
- * arrived within `ms`, the client gets a 408 problem and the connection is closed. A request without a body
- * (every lookup) costs two header reads.
+ * Starts the clock on a request's body, when it has one: if the body has not all arrived within `ms`, the
+ * client gets a 408 problem (unless it was answered already) and the connection is closed. A request
+ * without a body (every lookup) costs two header reads.
  */
 export function watchRequestBody(req: IncomingMessage, res: ServerResponse, ms: number): void {
-  if (ms <= 0 || !hasBody(req) || isStream(req)) return;
+  if (ms <= 0 || !hasBody(req)) return;
   const timer = setTimeout(() => {
     if (req.complete) return;
     if (!res.headersSent) {
@@ -38,6 +33,14 @@ export function watchRequestBody(req: IncomingMessage, res: ServerResponse, ms: 
     req.socket.destroySoon();
   }, ms);
   timer.unref();
-  req.once('end', () => clearTimeout(timer));
-  req.once('close', () => clearTimeout(timer));
+  deadlines.set(req, timer);
+  const stop = () => clearTimeout(timer);
+  req.once('end', stop);
+  req.once('close', stop);
+}
+
+/** Releases an admitted bulk stream from the whole-body bound: its own idle bound holds it instead. */
+export function releaseBodyDeadline(req: IncomingMessage): void {
+  clearTimeout(deadlines.get(req));
+  deadlines.delete(req);
 }

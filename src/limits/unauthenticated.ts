@@ -1,10 +1,14 @@
-// Requests without a valid token, limited per client address: a token bucket charged by every 401.
+// Requests without a valid token, limited per client address: a token bucket charged by every 401 (and 404
+// and 415 of a request that named no route or sent a body of no accepted type).
 import type { IncomingMessage } from 'node:http';
 import { isVouchedFor } from '../auth/authenticate.js';
 import { ProblemError } from '../errors.js';
 import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
 import { addressBucket } from './address-bucket.js';
 import { type LimitDecision, type RateLimiter, rateLimitHeaders } from './rate-limit.js';
+
+/** The refusals charged to an address: no valid token, no such route, a body of no accepted type. */
+const CHARGED = new Set(['unauthorized', 'not_found', 'unsupported_media_type']);
 
 /** Addresses remembered as over their limit before the expired ones are dropped (or, failing that, all). */
 const BLOCKED_HELD = 10_000;
@@ -63,11 +67,12 @@ export class UnauthenticatedLimit {
   }
 
   /**
-   * Charges a request's 401 to its address: the 401 itself while the address is within its limit, a
-   * 429 with Retry-After once it is over. A request is charged once, however often it is asked.
+   * Charges a request's 401 (or 404 or 415: a probe of what is not there) to its address: the problem
+   * itself while the address is within its limit, a 429 with Retry-After once it is over. A request is
+   * charged once, however often it is asked.
    */
   charge(req: IncomingMessage, problem: ProblemError): MaybePromise<ProblemError> {
-    if (this.rate === 0 || problem.code !== 'unauthorized' || this.charged.has(req)) return problem;
+    if (this.rate === 0 || !CHARGED.has(problem.code) || this.charged.has(req)) return problem;
     this.charged.add(req);
     const address = addressBucket(this.addressOf(req));
     const decision = this.limiter.take(`ip:${address}`, this.rate);

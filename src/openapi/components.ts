@@ -61,6 +61,11 @@ export const HEADERS = {
     description: "Matched lookups left in the key's monthly quota; sent only for keys that have a quota",
     schema: { ...integer, examples: [9500] },
   },
+  'Enrich-Search-Quota-Remaining': {
+    description:
+      "Search results left in the key's monthly search allowance; sent only for keys that have one",
+    schema: { ...integer, examples: [4990] },
+  },
   'Enrich-Total': {
     description: 'How many records match the search, counted exactly up to 10,000',
     schema: { ...integer, examples: [734] },
@@ -163,6 +168,16 @@ export const RESPONSES = {
     },
     invalid_parameter: { detail: 'seniority must be a whole number from 1 to 7.', parameter: 'seniority' },
   }),
+  SearchQuotaExceeded: problem(
+    "The key's monthly search allowance (results returned) is used up: do not retry before the month turns",
+    [...KEYED, 'Enrich-Search-Quota-Remaining'],
+    {
+      quota_exceeded: {
+        detail: "This key's search allowance of 5000 results for 2026-11 is used up.",
+        search_quota: 5000,
+      },
+    },
+  ),
   BadBulkRequest: problem(
     'The body is not JSON, or not of the bulk shape (`path` says where), or the query is not one a bulk accepts',
     KEYED,

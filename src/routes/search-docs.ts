@@ -11,15 +11,19 @@ const numbered = (labels: readonly string[]) => labels.map((label, i) => `${i + 
 export const COMPATIBLE_DESCRIPTION = `The people search of the deployed API, wire-compatible: parameters in the
 query string (any body is ignored), at least one filter, every filter to hold. Results are ordered by person
 id, so \`from\`/\`size\` pages are stable while records are added after them; the total is in
-\`Enrich-Total\` (exact up to 10,000, then \`Enrich-Total-Relation: gte\`). Needs \`people:read\`; rate-limited
-like lookups; costs nothing against the monthly quota.`;
+\`Enrich-Total\` (exact up to 10,000, then \`Enrich-Total-Relation: gte\`); \`from\` + \`size\` stay within
+the first 10,000 results. Needs \`people:read\`; rate-limited like lookups; costs nothing against the monthly
+quota of lookups, and each result returned counts against the key's search allowance when it has one (402 once
+used up; \`Enrich-Search-Quota-Remaining\`).`;
 
 export const V1_DESCRIPTION = `Filters in a JSON body, each a value or a list (any of its values), every filter
 to hold; \`q\` is free text (every word, as a word or the start of one). With \`q\` results are ranked — for
 each word and text field, 1 for the start of a word, 1 more for the whole word — then ordered by id; without,
 by id. Pages continue with \`cursor\` (the previous page's \`next\`): a record that was there throughout is
-never repeated or skipped, whatever is imported meanwhile. Needs the entity's read scope; rate-limited like
-lookups; costs nothing against the monthly quota. Fields of results: people ${PERSON_PREVIEW_FIELDS.join(', ')};
+never repeated or skipped, whatever is imported meanwhile, up to the first 10,000 results of a query (a cursor
+past them is a 400 naming the window). Needs the entity's read scope; rate-limited like lookups; costs nothing
+against the monthly quota of lookups, and each result returned counts against the key's search allowance when
+it has one (402 once used up; \`Enrich-Search-Quota-Remaining\`). Fields of results: people ${PERSON_PREVIEW_FIELDS.join(', ')};
 companies ${COMPANY_PREVIEW_FIELDS.join(', ')}.`;
 
 const param = (description: string, example: string) =>
@@ -49,18 +53,19 @@ export function searchResponses(schema: string, compatible: boolean): Responses 
   const ok = compatible
     ? {
         description: 'The page of people, in id order (empty when nothing matches)',
-        headers: headers(...KEYED, 'Enrich-Total', 'Enrich-Total-Relation'),
+        headers: headers(...KEYED, 'Enrich-Total', 'Enrich-Total-Relation', 'Enrich-Search-Quota-Remaining'),
         content: { 'application/json': { schema: { type: 'array', items: schemaRef(schema) } } },
       }
     : {
         description: 'The page, its total and the cursor of the next',
-        headers: headers(...KEYED),
+        headers: headers(...KEYED, 'Enrich-Search-Quota-Remaining'),
         content: { 'application/json': { schema: schemaRef(schema) } },
       };
   return {
     200: ok,
     400: responseRef('SearchBadRequest'),
     401: responseRef('Unauthorized'),
+    402: responseRef('SearchQuotaExceeded'),
     403: responseRef('Forbidden'),
     429: responseRef('RateLimited'),
     '4XX': responseRef('UnreadableRequest'),

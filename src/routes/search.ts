@@ -2,6 +2,9 @@
 // search, then journal the search (filters used, ids returned) before the reply goes out.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import type { QuotaCounter } from '../limits/quota.js';
+import { reserveResults } from '../limits/search-allowance.js';
+import { MAX_SIZE } from '../schemas/search.js';
 import { COMPATIBLE_FILTERS } from '../search/compatible.js';
 import { type Answered, companySearchV1, compatibleSearch, peopleSearchV1 } from '../search/run.js';
 import { COMPANY_FILTERS, PEOPLE_FILTERS } from '../search/v1.js';
@@ -16,6 +19,8 @@ import {
 
 export interface SearchDeps {
   store: Store;
+  /** Counts each key's search allowance (limits/search-allowance.ts), as it counts lookup quotas. */
+  quota: QuotaCounter;
 }
 
 interface SearchSpec {
@@ -23,7 +28,8 @@ interface SearchSpec {
   scope: Scope;
   /** The filter names a request names, for its audit entry even when it is refused. */
   named: (request: FastifyRequest) => string[];
-  run: (store: Store, request: FastifyRequest) => Promise<Answered<unknown>>;
+  /** Runs the search, returning at most `allowed` results (what the key's search allowance has left). */
+  run: (store: Store, request: FastifyRequest, allowed: number) => Promise<Answered<unknown>>;
   /** Headers of a successful answer, from its body. */
   headers?: (body: unknown) => Record<string, string>;
   /** The JSON sent for a successful answer. */
@@ -45,7 +51,8 @@ const SPECS: Record<string, SearchSpec> = {
     scope: 'people:read',
     named: (request) =>
       COMPATIBLE_FILTERS.filter((name) => (request.query as Record<string, unknown>)[name] !== undefined),
-    run: (store, request) => compatibleSearch(store, request.query as Record<string, unknown>),
+    run: (store, request, allowed) =>
+      compatibleSearch(store, request.query as Record<string, unknown>, allowed),
     headers: (body) => {
       const { total } = body as Awaited<ReturnType<typeof compatibleSearch>>['body'];
       return { 'enrich-total': String(total.value), 'enrich-total-relation': total.relation };
@@ -56,21 +63,23 @@ const SPECS: Record<string, SearchSpec> = {
     operation: 'people_search',
     scope: 'people:read',
     named: namedInBody(PEOPLE_FILTERS),
-    run: (store, request) => peopleSearchV1(store, request.body ?? {}),
+    run: (store, request, allowed) => peopleSearchV1(store, request.body ?? {}, allowed),
     send: (body) => body,
   },
   '/v1/company/search': {
     operation: 'company_search',
     scope: 'company:read',
     named: namedInBody(COMPANY_FILTERS),
-    run: (store, request) => companySearchV1(store, request.body ?? {}),
+    run: (store, request, allowed) => companySearchV1(store, request.body ?? {}, allowed),
     send: (body) => body,
   },
 };
 
 /**
- * Registers one search: admitted as a lookup is (a token, the scope), with no quota. A known key's search is
- * journalled whatever its status (the filters it named, the ids it returned) before the reply goes out.
+ * Registers one search: admitted as a lookup is (a token, the scope), with no lookup quota; the results it
+ * returns count against the key's search allowance, when it has one (`Enrich-Search-Quota-Remaining`). A
+ * known key's search is journalled whatever its status (the filters it named, the ids it returned) before
+ * the reply goes out.
  */
 function registerOne(app: FastifyInstance, deps: SearchDeps, url: string, schema: FastifySchema) {
   const spec = SPECS[url]!;
@@ -87,11 +96,18 @@ function registerOne(app: FastifyInstance, deps: SearchDeps, url: string, schema
       validatorCompiler: () => () => true,
     },
     async (request, reply, admitted) => {
-      const answered = await spec.run(deps.store, request);
-      admitted.params = answered.params;
-      admitted.matched = answered.ids;
-      reply.headers(spec.headers?.(answered.body) ?? {}).type('application/json; charset=utf-8');
-      return JSON.stringify(spec.send(answered.body));
+      const grant = await reserveResults(deps.quota, admitted.key, MAX_SIZE);
+      let returned = 0;
+      try {
+        const answered = await spec.run(deps.store, request, grant?.granted ?? MAX_SIZE);
+        returned = answered.ids.length;
+        admitted.params = answered.params;
+        admitted.matched = answered.ids;
+        reply.headers(spec.headers?.(answered.body) ?? {}).type('application/json; charset=utf-8');
+        return JSON.stringify(spec.send(answered.body));
+      } finally {
+        if (grant) reply.header('enrich-search-quota-remaining', String(grant.settle(returned)));
+      }
     },
   );
 }

@@ -5,6 +5,7 @@ import { mergeUsage, monthStart, sumUsage } from '../accounting/usage-report.js'
 import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
 import type { Usage } from '../schemas/usage.js';
+import { allowanceId } from '../store/accounting.js';
 import type { Store } from '../store/store.js';
 import { QUOTA_OPERATIONS } from '../vocabulary/operations.js';
 
@@ -17,7 +18,7 @@ export interface UsageDeps {
 const responses: Responses = {
   200: {
     description: "The key's usage this month",
-    headers: headers(...KEYED, 'Enrich-Quota-Remaining'),
+    headers: headers(...KEYED, 'Enrich-Quota-Remaining', 'Enrich-Search-Quota-Remaining'),
     content: { 'application/json': { schema: schemaRef('Usage') } },
   },
   401: responseRef('Unauthorized'),
@@ -55,11 +56,18 @@ export function registerUsage(app: FastifyInstance, { store, accounting }: Usage
       const lookups = sumUsage(rows.filter((row) => QUOTA_OPERATIONS.includes(row.operation)));
       const remaining = key.quota === null ? null : Math.max(0, key.quota - lookups.matched);
       if (remaining !== null) reply.header('enrich-quota-remaining', String(remaining));
+      const period = since.slice(0, 7);
+      const searchQuota = key.search_quota ?? null;
+      const searched = searchQuota === null ? 0 : await store.quotaUsed(allowanceId(key.id), period);
+      const searchRemaining = searchQuota === null ? null : Math.max(0, searchQuota - searched);
+      if (searchRemaining !== null) reply.header('enrich-search-quota-remaining', String(searchRemaining));
       return {
         key_id: key.id,
-        period: since.slice(0, 7),
+        period,
         quota: key.quota,
         quota_remaining: remaining,
+        search_quota: searchQuota,
+        search_quota_remaining: searchRemaining,
         totals,
         days: rows.map(({ key_id: _, ...day }) => day),
       };

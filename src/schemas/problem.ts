@@ -80,6 +80,19 @@ export const Problem = Type.Object(
     oldest_event: Type.Optional(
       Type.String({ description: '`gone`: the id of the oldest event the change log still keeps' }),
     ),
+    search_quota: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: "`quota_exceeded` of a search: the key's monthly search allowance, in results",
+      }),
+    ),
+    window: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          '`invalid_parameter` of `cursor` or `from`: the most results one search returns across its pages',
+      }),
+    ),
     required_scope: Type.Optional(
       Type.Unsafe<Scope>({
         type: 'string',

@@ -35,6 +35,12 @@ export const Usage = Type.Object(
     quota_remaining: Type.Union([Type.Integer(), Type.Null()], {
       description: 'Matched lookups left this period (searches cost none); null without a quota',
     }),
+    search_quota: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Search results (previews) allowed per period: the search allowance',
+    }),
+    search_quota_remaining: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Search results left this period; null without a search allowance',
+    }),
     totals: UsageCounts,
     days: Type.Array(UsageDay, { description: 'Per UTC day and operation, in day order' }),
   },

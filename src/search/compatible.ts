@@ -5,6 +5,7 @@ import type { PeopleFilters, SearchQuery } from '../store/search.js';
 import { TOTAL_CAP } from '../store/search.js';
 import { COUNTRIES } from '../vocabulary/places.js';
 import { integer, invalid, recordId, text, words } from './values.js';
+import { withinWindow } from './window.js';
 
 export const COMPATIBLE_PARAMS = [
   'companyId',
@@ -79,5 +80,6 @@ export function parseCompatibleSearch(query: Record<string, unknown>): Compatibl
   if (p.selectedCountry !== undefined) filters.countries = [country(p.selectedCountry)];
   const from = p.from === undefined ? 0 : integer('from', p.from, 0, TOTAL_CAP);
   const size = p.size === undefined ? DEFAULT_SIZE : integer('size', p.size, 1, MAX_SIZE);
-  return { query: { filters, start: { offset: from }, limit: size }, params };
+  const limit = withinWindow(from, size, 'from');
+  return { query: { filters, start: { offset: from }, limit }, params };
 }

@@ -35,13 +35,17 @@ export interface CompatibleAnswer {
   total: SearchTotal;
 }
 
-/** `POST /people/search`: previews of the page `from`/`size` asked for, and the total. */
+/**
+ * `POST /people/search`: previews of the page `from`/`size` asked for (at most `allowed`: what the key's
+ * search allowance has left), and the total.
+ */
 export async function compatibleSearch(
   store: SearchStore & RecordStore,
   queryString: Record<string, unknown>,
+  allowed = Number.POSITIVE_INFINITY,
 ): Promise<Answered<CompatibleAnswer>> {
   const { query, params } = parseCompatibleSearch(queryString);
-  const { total, hits } = await store.searchPeople(query);
+  const { total, hits } = await store.searchPeople({ ...query, limit: Math.min(query.limit, allowed) });
   const previews = hits.map((hit) => personPreview(parseBody(hit.body)));
   return { body: { previews, total }, ids: hits.map((hit) => hit.id), params };
 }
@@ -53,17 +57,30 @@ export interface V1Page<T extends object> {
   next: string | null;
 }
 
-/** Asks for one result more than the page holds: its presence says whether there is a next page. */
+/** Where a `/v1` page sits: results its query served before it, and at most how many it may hold. */
+interface PageBounds {
+  served: number;
+  /** What the key's search allowance has left (unbounded without one). */
+  allowed: number;
+}
+
+/**
+ * Asks for one result more than the page holds: its presence says whether there is a next page, whose
+ * cursor counts the results served so far (the search window).
+ */
 async function pageOf<T extends object>(
   search: (query: SearchQuery<never>) => Promise<SearchPage>,
   query: SearchQuery<never>,
+  bounds: PageBounds,
   preview: (hit: SearchHit) => T,
   fields: string[] | undefined,
 ): Promise<{ page: V1Page<T>; ids: string[] }> {
-  const { total, hits } = await search({ ...query, limit: query.limit + 1 });
-  const kept = hits.slice(0, query.limit);
+  const limit = Math.min(query.limit, bounds.allowed);
+  const { total, hits } = await search({ ...query, limit: limit + 1 });
+  const kept = hits.slice(0, limit);
   const last = kept.at(-1);
-  const next = hits.length > query.limit && last ? encodeCursor({ rank: last.rank, id: last.id }) : null;
+  const served = bounds.served + kept.length;
+  const next = hits.length > limit && last ? encodeCursor({ rank: last.rank, id: last.id, served }) : null;
   const results = kept.map((hit) => project(preview(hit), fields));
   return { page: { total, results, next }, ids: kept.map((hit) => hit.id) };
 }
@@ -94,8 +111,9 @@ const EMPTY_PAGE: SearchPage = { total: { value: 0, relation: 'eq' }, hits: [] }
 export async function peopleSearchV1(
   store: SearchStore & RecordStore,
   body: unknown,
+  allowed = Number.POSITIVE_INFINITY,
 ): Promise<Answered<V1Page<PersonPreviewV1>>> {
-  const { query, params, fields, domains } = parsePeopleSearch(body);
+  const { query, served, params, fields, domains } = parsePeopleSearch(body);
   let filters = query.filters;
   if (domains) filters = withDomains(filters, await companiesAt(store, domains));
   // A domain that names no company matches nobody: no query is needed to say so.
@@ -104,6 +122,7 @@ export async function peopleSearchV1(
   const { page, ids } = await pageOf(
     search,
     query as SearchQuery<never>,
+    { served, allowed },
     (hit) => personPreviewV1(parseBody(hit.body)),
     fields,
   );
@@ -113,11 +132,13 @@ export async function peopleSearchV1(
 export async function companySearchV1(
   store: SearchStore & RecordStore,
   body: unknown,
+  allowed = Number.POSITIVE_INFINITY,
 ): Promise<Answered<V1Page<CompanyPreview>>> {
-  const { query, params, fields } = parseCompanySearch(body);
+  const { query, served, params, fields } = parseCompanySearch(body);
   const { page, ids } = await pageOf(
     (q) => store.searchCompanies({ ...q, filters: query.filters }),
     query as SearchQuery<never>,
+    { served, allowed },
     (hit) => companyPreview(parseBody(hit.body)),
     fields,
   );

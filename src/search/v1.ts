@@ -9,6 +9,7 @@ import { DEFAULT_SIZE } from './compatible.js';
 import { decodeCursor } from './cursor.js';
 import { parseFields } from './fields.js';
 import { department, integer, invalid, recordId, seniority, text, valuesOf, words } from './values.js';
+import { withinWindow } from './window.js';
 
 export const BODY_MEMBERS = ['filters', 'q', 'size', 'cursor', 'fields'] as const;
 export const PEOPLE_FILTERS = [
@@ -39,6 +40,8 @@ export interface CompanyDomain {
 
 export interface V1Search<F> {
   query: SearchQuery<F>;
+  /** Results the query served before this page (its cursor says): the page's place in the window. */
+  served: number;
   /** Filter names used, `q` included: what the audit log keeps. */
   params: string[];
   fields: string[] | undefined;
@@ -78,6 +81,24 @@ function members(parameter: string, value: unknown, accepted: readonly string[],
   return object;
 }
 
+/** The shortest word of `q` searched for: a single letter starts too many words to be worth ranking. */
+export const MIN_WORD_LENGTH = 2;
+
+/**
+ * `q`'s words, those of a single character left out (as a search engine leaves out stop words); a 400
+ * when none is left and no filter narrows the search.
+ */
+function freeText(given: unknown, filtered: boolean): string[] | undefined {
+  const all = words('q', given);
+  const kept = all.filter((word) => word.length >= MIN_WORD_LENGTH);
+  if (kept.length > 0) return kept;
+  if (filtered) return undefined;
+  throw invalid(
+    'q',
+    `q needs a word of ${MIN_WORD_LENGTH} or more characters (single letters are left out).`,
+  );
+}
+
 /** The body's common members; its filters, checked against the entity's filter names. */
 function common(body: unknown, filterNames: readonly string[]) {
   const b = members('body', body ?? {}, BODY_MEMBERS);
@@ -88,15 +109,16 @@ function common(body: unknown, filterNames: readonly string[]) {
       accepted: [...filterNames.map((name) => `filters.${name}`), 'q'],
     });
   }
-  const q = b.q === undefined ? undefined : words('q', b.q);
+  const q = b.q === undefined ? undefined : freeText(b.q, used.length > 0);
   const size = b.size === undefined ? DEFAULT_SIZE : integer('size', b.size, 1, MAX_SIZE);
   const cursor = b.cursor === undefined ? undefined : decodeCursor(text('cursor', b.cursor));
+  const served = cursor?.served ?? 0;
   const query = {
     ...(q ? { q } : {}),
-    ...(cursor ? { start: { after: cursor } } : {}),
-    limit: size,
+    ...(cursor ? { start: { after: { rank: cursor.rank, id: cursor.id } } } : {}),
+    limit: withinWindow(served, size, 'cursor'),
   };
-  return { b, filters, query, params: [...used, ...(q ? ['q'] : [])] };
+  return { b, filters, query, served, params: [...used, ...(q ? ['q'] : [])] };
 }
 
 /** Each value of a filter (a value or a list), parsed by `parse` with the filter's name. */
@@ -134,7 +156,7 @@ const defined = <T extends object>(object: T): T =>
 
 /** Parses the body of `POST /v1/people/search`. */
 export function parsePeopleSearch(body: unknown): V1PeopleSearch {
-  const { b, filters: f, query, params } = common(body, PEOPLE_FILTERS);
+  const { b, filters: f, query, served, params } = common(body, PEOPLE_FILTERS);
   const filters: PeopleFilters = defined({
     companyIds: each(f, 'company_id', recordId),
     seniorities: each(f, 'seniority', seniority),
@@ -146,7 +168,7 @@ export function parsePeopleSearch(body: unknown): V1PeopleSearch {
   });
   const domains = each(f, 'company_domain', domain);
   const fields = parseFields(b.fields, PERSON_PREVIEW_FIELDS);
-  return { query: { ...query, filters }, params, fields, domains };
+  return { query: { ...query, filters }, served, params, fields, domains };
 }
 
 function years(value: unknown): CompanyFilters['yearFounded'] {
@@ -164,7 +186,7 @@ function years(value: unknown): CompanyFilters['yearFounded'] {
 
 /** Parses the body of `POST /v1/company/search`. */
 export function parseCompanySearch(body: unknown): V1Search<CompanyFilters> {
-  const { b, filters: f, query, params } = common(body, COMPANY_FILTERS);
+  const { b, filters: f, query, served, params } = common(body, COMPANY_FILTERS);
   const filters: CompanyFilters = defined({
     industries: each(f, 'industry', folded),
     sizes: each(f, 'company_size', label),
@@ -175,5 +197,5 @@ export function parseCompanySearch(body: unknown): V1Search<CompanyFilters> {
     yearFounded: f.year_founded === undefined ? undefined : years(f.year_founded),
   });
   const fields = parseFields(b.fields, COMPANY_PREVIEW_FIELDS);
-  return { query: { ...query, filters }, params, fields };
+  return { query: { ...query, filters }, served, params, fields };
 }

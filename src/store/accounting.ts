@@ -52,7 +52,7 @@ export interface AuditRow {
 export interface AccountingBatch {
   audit: AuditRow[];
   usage: UsageRow[];
-  /** Matched lookups per period ('YYYY-MM') and key id. */
+  /** Matched lookups per period ('YYYY-MM') and key id; search results under `allowanceId(key id)`. */
   quota: Map<string, Map<string, number>>;
 }
 
@@ -68,8 +68,14 @@ export interface AuditFilter {
   newestFirst?: boolean;
 }
 
+/**
+ * The id a key's search allowance is counted under, apart from its quota: the results its searches returned
+ * are kept in the quota counts as its matched lookups are, under this id.
+ */
+export const allowanceId = (keyId: string) => `search:${keyId}`;
+
 export interface AccountingStore {
-  /** Matched lookups counted against a key in a period ('YYYY-MM'). */
+  /** Matched lookups counted against a key in a period ('YYYY-MM'); its search results under `allowanceId`. */
   quotaUsed(keyId: string, period: string): Promise<number>;
   /** Adds to those counts; `counts` maps key id to the number to add. */
   addQuotaUse(period: string, counts: Map<string, number>): Promise<void>;

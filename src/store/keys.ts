@@ -12,6 +12,11 @@ export interface ApiKey {
   rate: number;
   /** Matched lookups per calendar month (UTC), or null for none. */
   quota: number | null;
+  /**
+   * Search results (previews) per calendar month (UTC), or null (or absent, a key made before it) for
+   * none: the search allowance, counted apart from `quota`.
+   */
+  search_quota?: number | null;
   created_at: string;
   expires_at: string | null;
   revoked_at: string | null;
@@ -27,7 +32,9 @@ export interface StoredKey extends ApiKey {
 }
 
 /** The settings `updateKey` changes, each only when given; a key's id and token are never changed so. */
-export type KeyChanges = Partial<Pick<ApiKey, 'name' | 'scopes' | 'rate' | 'quota' | 'expires_at'>>;
+export type KeyChanges = Partial<
+  Pick<ApiKey, 'name' | 'scopes' | 'rate' | 'quota' | 'search_quota' | 'expires_at'>
+>;
 
 export interface KeyStore {
   createKey(key: ApiKey): Promise<void>;

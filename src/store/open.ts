@@ -9,6 +9,8 @@ export interface StoreLocation {
   turnSnapshots?: boolean;
   /** SQLite: keep the serving index beside the file (default true); off for a connection that writes no records. */
   servingIndex?: boolean;
+  /** A server's store: SQLite searches run on a worker thread, off the event loop that answers lookups. */
+  searchThread?: boolean;
 }
 
 /** Opens the configured store; backends are loaded on demand so the embedded default never loads `pg`. */
@@ -21,6 +23,7 @@ export async function openStore(location: StoreLocation): Promise<Store> {
   return openSqliteStore(location.dbPath, {
     turnSnapshots: location.turnSnapshots ?? false,
     servingIndex: location.servingIndex ?? true,
+    searchThread: location.searchThread ?? false,
   });
 }
 

@@ -97,6 +97,20 @@ describe('a journal line', () => {
     ]);
     expect(folded.quota).toEqual(new Map([['2026-11', new Map([['key_abc', 1]])]]));
   });
+
+  it("counts the results a search returned against the key's search allowance, apart from its quota", () => {
+    const search = (matched: string[], status = 200) =>
+      journalLine({
+        at: Date.UTC(2026, 10, 23),
+        keyId: 'key_abc',
+        operation: 'people_search',
+        params: ['q'],
+        matched,
+        status,
+      });
+    const folded = foldLines(search(['fp1', 'fp2', 'fp3']) + search([]) + search(['fp4']) + search([], 400));
+    expect(folded.quota).toEqual(new Map([['2026-11', new Map([['search:key_abc', 4]])]]));
+  });
 });
 
 describe('folding the journal', () => {

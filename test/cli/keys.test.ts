@@ -44,6 +44,19 @@ describe('enrich keys update', () => {
     await store.close();
   });
 
+  it('gives a key a search allowance at creation, changes it and removes it with none', () => {
+    const created = enrich(['keys', 'create', '--name', 'harvester', '--search-quota', '300', '--db', db]);
+    expect(created.status).toBe(0);
+    expect(created.stdout).toMatch(/search quota 300,/);
+    const id = /Created key (key_\w+)/.exec(created.stdout)![1]!;
+    const shown = enrich(['keys', 'show', id, '--db', db]);
+    expect(shown.stdout).toMatch(/search quota\s+300 search results a month \(0 used in \d{4}-\d{2}\)/);
+    const updated = enrich(['keys', 'update', id, '--search-quota', '50', '--json', '--db', db]);
+    expect(JSON.parse(updated.stdout)).toMatchObject({ search_quota: 50, search_quota_remaining: 50 });
+    const removed = enrich(['keys', 'update', id, '--search-quota', 'none', '--json', '--db', db]);
+    expect(JSON.parse(removed.stdout)).toMatchObject({ search_quota: null, search_quota_remaining: null });
+  });
+
   it('removes a quota with none and an expiry with never, leaving the rest as it was', () => {
     const { id } = createKey('--rate', '7', '--quota', '10', '--expires', '2099-01-01');
     const run = enrich(['keys', 'update', id, '--quota', 'none', '--expires', 'never', '--db', db]);
@@ -62,7 +75,7 @@ describe('enrich keys update', () => {
     const run = enrich(['keys', 'update', id, '--db', db]);
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
-      'error: give at least one of --name, --rate, --quota, --scopes or --expires\n' +
+      'error: give at least one of --name, --rate, --quota, --search-quota, --scopes or --expires\n' +
         'Run "enrich keys update --help" for usage.\n',
     );
   });
@@ -76,7 +89,8 @@ describe('enrich keys update', () => {
     for (const bad of [
       ['--rate', '0'],
       ['--quota', 'lots'],
-      ['--scopes', 'admin'],
+      ['--scopes', 'superuser'],
+      ['--search-quota', '0'],
       ['--expires', '2001-01-01'],
       ['--name', ''],
     ]) {

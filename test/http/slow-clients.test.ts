@@ -103,6 +103,31 @@ describe('a server with short timeouts and a connection cap', () => {
     expect(slow.afterMs).toBeLessThan(4_000);
   });
 
+  /** A chunked NDJSON body to `path`, its first chunk at once and then a byte every `everyMs`. */
+  const trickledStream =
+    (path: string, everyMs = 200) =>
+    (socket: Socket) => {
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n`,
+      );
+      trickle(socket, '1\r\n \r\n'.repeat(100), everyMs);
+    };
+
+  it('closes a body trickled to a path no route takes within the request timeout, whatever its path says', async () => {
+    for (const path of ['/x/bulk', '/v1/people/bulk?x=/bulk']) {
+      const slow = await session(port, trickledStream(path));
+      expect(slow.afterMs).toBeLessThan(4_000);
+    }
+  });
+
+  it('does not let trickled bodies to a bulk path hold every connection: each is closed by the deadline', async () => {
+    const held = Array.from({ length: 8 }, () => session(port, trickledStream('/x/bulk')));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the server has taken all eight
+    const endings = await Promise.all(held);
+    for (const ending of endings) expect(ending.afterMs).toBeLessThan(4_000);
+    expect(await healthy()).toBe(200);
+  });
+
   it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
     const kept = await session(port, (socket) =>
       socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n'),

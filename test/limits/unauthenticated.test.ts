@@ -80,6 +80,28 @@ describe('requests without a valid token, per client address', () => {
     expect((await get('/v1/usage', from, t.auth)).statusCode).toBe(200);
   });
 
+  it('charges 404s of paths no route takes and their 415s as 401s are: probing is refused 429 past the limit', async () => {
+    const from = nextAddress();
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await get(`/x${i}/bulk`, from)).statusCode);
+    for (let i = 0; i < 3; i++) {
+      const probe = await t.app.inject({
+        method: 'POST',
+        url: '/x/bulk',
+        remoteAddress: from,
+        headers: { 'content-type': 'application/x-ndjson' },
+        payload: '{}\n',
+      });
+      statuses.push(probe.statusCode);
+    }
+    expect(statuses.slice(0, 3)).toEqual([404, 404, 404]);
+    expect(statuses.slice(3).every((status) => status === 404 || status === 415)).toBe(true);
+    // The sixth took the address over its limit of five: refused from the next request, whatever it asks.
+    expect((await get('/x/bulk', from)).statusCode).toBe(429);
+    expect((await get(PERSON, from)).statusCode).toBe(429);
+    expect((await get(PERSON, nextAddress())).statusCode).toBe(401);
+  });
+
   it('keeps other addresses out of it', async () => {
     const noisy = nextAddress();
     for (let i = 0; i < 6; i++) await get(PERSON, noisy);

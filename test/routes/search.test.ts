@@ -291,17 +291,17 @@ describe.each(BACKENDS)('search on %s', (backend) => {
       code: 'invalid_parameter',
       parameter: 'filters.seniority',
     });
-    expect(await problem('people', { q: 'x', size: 500 })).toEqual({
+    expect(await problem('people', { q: 'xy', size: 500 })).toEqual({
       status: 400,
       code: 'invalid_parameter',
       parameter: 'size',
     });
-    expect(await problem('people', { q: 'x', cursor: 'not-a-cursor' })).toEqual({
+    expect(await problem('people', { q: 'xy', cursor: 'not-a-cursor' })).toEqual({
       status: 400,
       code: 'invalid_parameter',
       parameter: 'cursor',
     });
-    expect(await problem('people', { q: 'x', fields: ['name', 'phones'] })).toEqual({
+    expect(await problem('people', { q: 'xy', fields: ['name', 'phones'] })).toEqual({
       status: 400,
       code: 'invalid_parameter',
       parameter: 'fields',

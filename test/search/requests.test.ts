@@ -101,7 +101,7 @@ describe('/v1 bodies', () => {
     ]);
     expect(at({ q: 42 })).toEqual(['invalid_parameter', 'q']);
     expect(at([])).toEqual(['invalid_parameter', 'body']);
-    expect(at({ q: 'x', fields: 'name,email' })).toEqual(['invalid_parameter', 'fields']);
+    expect(at({ q: 'xy', fields: 'name,email' })).toEqual(['invalid_parameter', 'fields']);
   });
 
   it('are refused past MAX_WORDS words in a text value, naming the limit', () => {

@@ -149,8 +149,10 @@ export interface paths {
          * @description The people search of the deployed API, wire-compatible: parameters in the
          *     query string (any body is ignored), at least one filter, every filter to hold. Results are ordered by person
          *     id, so `from`/`size` pages are stable while records are added after them; the total is in
-         *     `Enrich-Total` (exact up to 10,000, then `Enrich-Total-Relation: gte`). Needs `people:read`; rate-limited
-         *     like lookups; costs nothing against the monthly quota.
+         *     `Enrich-Total` (exact up to 10,000, then `Enrich-Total-Relation: gte`); `from` + `size` stay within
+         *     the first 10,000 results. Needs `people:read`; rate-limited like lookups; costs nothing against the monthly
+         *     quota of lookups, and each result returned counts against the key's search allowance when it has one (402 once
+         *     used up; `Enrich-Search-Quota-Remaining`).
          */
         post: operations["searchPeopleCompatible"];
         delete?: never;
@@ -174,8 +176,10 @@ export interface paths {
          *     to hold; `q` is free text (every word, as a word or the start of one). With `q` results are ranked — for
          *     each word and text field, 1 for the start of a word, 1 more for the whole word — then ordered by id; without,
          *     by id. Pages continue with `cursor` (the previous page's `next`): a record that was there throughout is
-         *     never repeated or skipped, whatever is imported meanwhile. Needs the entity's read scope; rate-limited like
-         *     lookups; costs nothing against the monthly quota. Fields of results: people person_id, name, position, company_name, linkedin, seniority, department, location, has_email, has_personal_email, has_phone, has_dnd_phone, has_mobile;
+         *     never repeated or skipped, whatever is imported meanwhile, up to the first 10,000 results of a query (a cursor
+         *     past them is a 400 naming the window). Needs the entity's read scope; rate-limited like lookups; costs nothing
+         *     against the monthly quota of lookups, and each result returned counts against the key's search allowance when
+         *     it has one (402 once used up; `Enrich-Search-Quota-Remaining`). Fields of results: people person_id, name, position, company_name, linkedin, seniority, department, location, has_email, has_personal_email, has_phone, has_dnd_phone, has_mobile;
          *     companies id, name, fqdn, industries, company_size, states.
          */
         post: operations["searchPeople"];
@@ -200,8 +204,10 @@ export interface paths {
          *     to hold; `q` is free text (every word, as a word or the start of one). With `q` results are ranked — for
          *     each word and text field, 1 for the start of a word, 1 more for the whole word — then ordered by id; without,
          *     by id. Pages continue with `cursor` (the previous page's `next`): a record that was there throughout is
-         *     never repeated or skipped, whatever is imported meanwhile. Needs the entity's read scope; rate-limited like
-         *     lookups; costs nothing against the monthly quota. Fields of results: people person_id, name, position, company_name, linkedin, seniority, department, location, has_email, has_personal_email, has_phone, has_dnd_phone, has_mobile;
+         *     never repeated or skipped, whatever is imported meanwhile, up to the first 10,000 results of a query (a cursor
+         *     past them is a 400 naming the window). Needs the entity's read scope; rate-limited like lookups; costs nothing
+         *     against the monthly quota of lookups, and each result returned counts against the key's search allowance when
+         *     it has one (402 once used up; `Enrich-Search-Quota-Remaining`). Fields of results: people person_id, name, position, company_name, linkedin, seniority, department, location, has_email, has_personal_email, has_phone, has_dnd_phone, has_mobile;
          *     companies id, name, fqdn, industries, company_size, states.
          */
         post: operations["searchCompanies"];
@@ -668,6 +674,10 @@ export interface components {
             };
             /** @description `gone`: the id of the oldest event the change log still keeps */
             oldest_event?: string;
+            /** @description `quota_exceeded` of a search: the key's monthly search allowance, in results */
+            search_quota?: number;
+            /** @description `invalid_parameter` of `cursor` or `from`: the most results one search returns across its pages */
+            window?: number;
             /**
              * @description `forbidden`: the scope the key lacks
              * @enum {string}
@@ -689,6 +699,10 @@ export interface components {
             quota: number | null;
             /** @description Matched lookups left this period (searches cost none); null without a quota */
             quota_remaining: number | null;
+            /** @description Search results (previews) allowed per period: the search allowance */
+            search_quota: number | null;
+            /** @description Search results left this period; null without a search allowance */
+            search_quota_remaining: number | null;
             totals: {
                 /** @description Every keyed lookup or search, whatever its outcome */
                 requests: number;
@@ -1375,6 +1389,20 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The key's monthly search allowance (results returned) is used up: do not retry before the month turns */
+        SearchQuotaExceeded: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Enrich-Search-Quota-Remaining": components["headers"]["Enrich-Search-Quota-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The body is not JSON, or not of the bulk shape (`path` says where), or the query is not one a bulk accepts */
         BadBulkRequest: {
             headers: {
@@ -1572,6 +1600,8 @@ export interface components {
         "Retry-After": number;
         /** @description Matched lookups left in the key's monthly quota; sent only for keys that have a quota */
         "Enrich-Quota-Remaining": number;
+        /** @description Search results left in the key's monthly search allowance; sent only for keys that have one */
+        "Enrich-Search-Quota-Remaining": number;
         /** @description How many records match the search, counted exactly up to 10,000 */
         "Enrich-Total": number;
         /** @description `eq` when `Enrich-Total` is exact, `gte` when more match than it says (10,000) */
@@ -2020,6 +2050,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "Enrich-Quota-Remaining": components["headers"]["Enrich-Quota-Remaining"];
+                    "Enrich-Search-Quota-Remaining": components["headers"]["Enrich-Search-Quota-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2087,6 +2118,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "Enrich-Total": components["headers"]["Enrich-Total"];
                     "Enrich-Total-Relation": components["headers"]["Enrich-Total-Relation"];
+                    "Enrich-Search-Quota-Remaining": components["headers"]["Enrich-Search-Quota-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2095,6 +2127,7 @@ export interface operations {
             };
             400: components["responses"]["SearchBadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["SearchQuotaExceeded"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2122,6 +2155,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Enrich-Search-Quota-Remaining": components["headers"]["Enrich-Search-Quota-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2130,6 +2164,7 @@ export interface operations {
             };
             400: components["responses"]["SearchBadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["SearchQuotaExceeded"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2157,6 +2192,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Enrich-Search-Quota-Remaining": components["headers"]["Enrich-Search-Quota-Remaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2165,6 +2201,7 @@ export interface operations {
             };
             400: components["responses"]["SearchBadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["SearchQuotaExceeded"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -6,15 +6,17 @@ import { KEY_COLUMNS, keyChangeValues, keyStatements, newKeyValues } from '../sq
 import { POSTGRES } from '../sql/spelling.js';
 import { inTransaction, query } from './pool.js';
 
-/** A key as PostgreSQL gives it back: its quota as a bigint's text. */
-interface KeyRow extends Omit<StoredKey, 'quota'> {
+/** A key as PostgreSQL gives it back: its quotas as a bigint's text. */
+interface KeyRow extends Omit<StoredKey, 'quota' | 'search_quota'> {
   quota: string | null;
+  search_quota: string | null;
 }
 
 const toStoredKey = (row: KeyRow): StoredKey => ({
   ...row,
   scopes: row.scopes as Scope[],
   quota: row.quota === null ? null : Number(row.quota),
+  search_quota: row.search_quota === null ? null : Number(row.search_quota),
 });
 
 const SQL = keyStatements(POSTGRES);

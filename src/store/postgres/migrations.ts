@@ -284,6 +284,13 @@ CREATE TABLE change_log (
 );
 `,
   },
+  {
+    version: 12,
+    name: 'search allowance',
+    // A key's monthly allowance of search results, apart from its quota of matched lookups (null: none);
+    // what it used is counted in quota_use under `search:<key id>` (limits/search-allowance.ts).
+    sql: 'ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS search_quota bigint;',
+  },
 ];
 
 /** People read per round of the name-at-company fill. */

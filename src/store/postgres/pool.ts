@@ -7,13 +7,16 @@ export interface PoolOptions {
   size?: number;
   /** Told of errors on idle connections (the server went away); the pool drops those connections itself. */
   onError?: (err: Error) => void;
+  /** PostgreSQL cancels any statement of the pool's that runs longer (statement_timeout); none when absent. */
+  statementTimeoutMs?: number;
 }
 
 /** A pool whose idle-connection errors are reported, never thrown, so a lost server cannot crash the process. */
-export function createPool({ url, size = 10, onError }: PoolOptions): pg.Pool {
+export function createPool({ url, size = 10, onError, statementTimeoutMs }: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: size,
+    ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
     // Fail fast rather than queue forever while the server is unreachable; detect half-open sockets.
     connectionTimeoutMillis: 5_000,
     keepAlive: true,

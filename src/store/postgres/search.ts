@@ -1,5 +1,6 @@
 // The search role on PostgreSQL: the shared SQL (../sql/search.ts), with pg_trgm indexes finding words.
 import type pg from 'pg';
+import { ProblemError } from '../../errors.js';
 import {
   type CompanyFilters,
   type PeopleFilters,
@@ -21,6 +22,21 @@ import {
 } from '../sql/search.js';
 import { choosePlan } from '../sql/search-plan.js';
 import { query } from './pool.js';
+
+/** How long one search statement may run before PostgreSQL cancels it (the search pool's statement_timeout). */
+export const SEARCH_TIMEOUT_MS = 10_000;
+
+/** PostgreSQL's code for a statement cancelled by statement_timeout. */
+const QUERY_CANCELED = '57014';
+
+/** The 503 of a search that ran out of time: it is to be narrowed rather than sent again as it is. */
+const tooCostly = () =>
+  new ProblemError(
+    'unavailable',
+    `The search took longer than ${SEARCH_TIMEOUT_MS / 1000} s and was stopped: narrow it with filters or longer words.`,
+    {},
+    { 'retry-after': '2' },
+  );
 
 /** Columns with a trigram index: a word condition on them can be a LIKE the index answers. */
 const TRIGRAM_INDEXED = new Set(['text']);
@@ -102,15 +118,28 @@ async function run(pool: pg.Pool, prepared: PreparedSearch): Promise<SearchPage>
   return { total, hits: page.rows.map((row) => ({ id: row.id, body: row.body, rank: Number(row.rank) })) };
 }
 
-/** Searches read the read pool (a replica when DATABASE_READ_URL is set), as lookups do. */
+/** A search's page, or the 503 of one PostgreSQL stopped for its time. */
+async function bounded(pool: pg.Pool, prepared: PreparedSearch): Promise<SearchPage> {
+  try {
+    return await run(pool, prepared);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === QUERY_CANCELED) throw tooCostly();
+    throw error;
+  }
+}
+
+/**
+ * Searches read a pool of their own (on the replica when DATABASE_READ_URL is set), each statement bounded
+ * by SEARCH_TIMEOUT_MS.
+ */
 export class PostgresSearch implements SearchStore {
-  constructor(private readonly replica: pg.Pool) {}
+  constructor(private readonly pool: pg.Pool) {}
 
   searchPeople(q: SearchQuery<PeopleFilters>): Promise<SearchPage> {
-    return run(this.replica, preparePeopleSearch(TABLES.people, q));
+    return bounded(this.pool, preparePeopleSearch(TABLES.people, q));
   }
 
   searchCompanies(q: SearchQuery<CompanyFilters>): Promise<SearchPage> {
-    return run(this.replica, prepareCompanySearch(TABLES.companies, q));
+    return bounded(this.pool, prepareCompanySearch(TABLES.companies, q));
   }
 }

@@ -11,7 +11,7 @@ import { DatabaseNotMigratedError, schemaVersion } from './migrate.js';
 import { LATEST_POSTGRES_VERSION } from './migrations.js';
 import { createPool } from './pool.js';
 import { PostgresRecords } from './records.js';
-import { PostgresSearch } from './search.js';
+import { PostgresSearch, SEARCH_TIMEOUT_MS } from './search.js';
 import { PostgresSuppression } from './suppression.js';
 
 export { DatabaseNotMigratedError, migratePostgres, postgresSchemaStatus } from './migrate.js';
@@ -27,13 +27,16 @@ export interface PostgresStoreOptions {
   onConnectionError?: (err: Error) => void;
 }
 
+/** Connections the searches of one process share: more searches wait their turn. */
+const SEARCH_CONNECTIONS = 4;
+
 /** The Store on PostgreSQL, over a primary and a read pool (the same pool when there is no replica). */
-function postgresStore(primary: pg.Pool, replica: pg.Pool, opts: PostgresStoreOptions) {
+function postgresStore(primary: pg.Pool, replica: pg.Pool, searches: pg.Pool, opts: PostgresStoreOptions) {
   const records = new PostgresRecords(primary, replica);
   const changes = new PostgresChanges(primary, opts.url, opts.onConnectionError);
   const roles = {
     records,
-    search: new PostgresSearch(replica),
+    search: new PostgresSearch(searches),
     keys: new PostgresKeys(primary, replica),
     accounting: new PostgresAccounting(primary),
     suppression: new PostgresSuppression(primary, records),
@@ -43,7 +46,7 @@ function postgresStore(primary: pg.Pool, replica: pg.Pool, opts: PostgresStoreOp
   return composeStore(roles, {
     close: async (): Promise<void> => {
       changes.close();
-      await Promise.all([primary.end(), replica === primary ? undefined : replica.end()]);
+      await Promise.all([primary.end(), replica === primary ? undefined : replica.end(), searches.end()]);
     },
   });
 }
@@ -59,7 +62,15 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Pos
   const poolOptions = { size: opts.poolSize, onError: opts.onConnectionError };
   const primary = createPool({ url: opts.url, ...poolOptions });
   const replica = opts.readUrl ? createPool({ url: opts.readUrl, ...poolOptions }) : primary;
-  const store = postgresStore(primary, replica, opts);
+  // Searches have connections of their own, each statement bounded: however costly, they neither take
+  // the lookups' connections nor run on unbounded.
+  const searches = createPool({
+    url: opts.readUrl ?? opts.url,
+    size: SEARCH_CONNECTIONS,
+    onError: opts.onConnectionError,
+    statementTimeoutMs: SEARCH_TIMEOUT_MS,
+  });
+  const store = postgresStore(primary, replica, searches, opts);
   try {
     const current = await schemaVersion(primary).catch((err) => Promise.reject(toStoreError(err)));
     if (current < LATEST_POSTGRES_VERSION)

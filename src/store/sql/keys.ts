@@ -12,6 +12,7 @@ const NEW_KEY_COLUMNS = [
   'scopes',
   'rate',
   'quota',
+  'search_quota',
   'created_at',
   'expires_at',
   'revoked_at',
@@ -31,11 +32,12 @@ export function keyStatements(s: Spelling) {
                     WHERE r.hash = $1`,
     byId: `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`,
     list: `SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, ${s.insertionOrder}`,
-    // A null name, scopes or rate is "unchanged"; quota and expiry may become null, so each has a flag.
+    // A null name, scopes or rate is "unchanged"; quotas and expiry may become null, so each has a flag.
     update: `UPDATE api_keys SET name = coalesce($2, name), scopes = coalesce(${s.typed('$3', 'text[]')}, scopes),
                rate = coalesce(${s.typed('$4', 'double precision')}, rate),
                quota = CASE WHEN ${s.typed('$5', 'boolean')} THEN ${s.typed('$6', 'bigint')} ELSE quota END,
-               expires_at = CASE WHEN ${s.typed('$7', 'boolean')} THEN ${s.typed('$8', 'text')} ELSE expires_at END
+               expires_at = CASE WHEN ${s.typed('$7', 'boolean')} THEN ${s.typed('$8', 'text')} ELSE expires_at END,
+               search_quota = CASE WHEN ${s.typed('$9', 'boolean')} THEN ${s.typed('$10', 'bigint')} ELSE search_quota END
              WHERE id = $1 AND revoked_at IS NULL`,
     revoke: 'UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL',
     // RETURNING gives the row as updated, whose previous hash is the one it had, whatever rotation
@@ -48,7 +50,7 @@ export function keyStatements(s: Spelling) {
 
 /** A new key's values, in the order of `create`'s parameters; `scopes` as the backend stores a list. */
 export const newKeyValues = <L>(key: ApiKey, scopes: L) =>
-  NEW_KEY_COLUMNS.map((column) => (column === 'scopes' ? scopes : key[column]));
+  NEW_KEY_COLUMNS.map((column) => (column === 'scopes' ? scopes : (key[column] ?? null)));
 
 /** A key's changes, in the order of `update`'s parameters after the id; flags as the backend stores them. */
 export function keyChangeValues<L, F>(
@@ -64,5 +66,7 @@ export function keyChangeValues<L, F>(
     changes.quota ?? null,
     flag(changes.expires_at !== undefined),
     changes.expires_at ?? null,
+    flag(changes.search_quota !== undefined),
+    changes.search_quota ?? null,
   ];
 }

@@ -201,6 +201,9 @@ function predicates(d: Dialect, plan: Plan, c: Conditions): string[] {
   return where;
 }
 
+/** Matches ranked at most: as many as a total counts exactly. */
+export const RANKED = TOTAL_CAP;
+
 /** Σ over q's words and the text fields: 1 for a word's start in a field, 1 more for the whole word. */
 function rankOf(d: Dialect, t: SearchTables, q: readonly string[]): string {
   const terms = t.textFields.flatMap((field) =>
@@ -290,7 +293,10 @@ export function renderPage(d: Dialect, prepared: PreparedSearch, choice: PlanCho
       : `SELECT s.rid, s.id, 0 AS rank ${matching} ORDER BY s.id ${limit}`;
     return { text: join(inner, 'm.id'), values: d.values };
   }
-  const ranked = `SELECT s.rid, s.id, ${rankOf(d, t, q)} AS rank FROM ${from} WHERE ${conjunction(where)}`;
+  // At most RANKED matches are ranked (the first the plan finds, the same for every page): a `q` matching
+  // much of a large store costs no more than one matching 10,000, and the total says `gte` then.
+  const ranked = `SELECT s.rid, s.id, ${rankOf(d, t, q)} AS rank FROM ${from} WHERE ${conjunction(where)}
+                  LIMIT ${RANKED}`;
   const start = after(d, true, query.start);
   const inner = `SELECT k.rid, k.id, k.rank FROM (${ranked}) k ${start ? `WHERE ${start.replaceAll('m.', 'k.')}` : ''}
                  ORDER BY k.rank DESC, k.id ${limit}`;

@@ -128,6 +128,30 @@ const keysNamedAsOnPostgres = () => `
   INSERT INTO api_keys (${KEY_COLUMNS}) SELECT ${KEY_COLUMNS} FROM keys ORDER BY rowid;
   DROP TABLE keys;`;
 
+/**
+ * 14: `api_keys` with `search_quota`, rebuilt rather than altered (its rows moved in the order they were
+ * created) so that, run again over its own result (a store whose version was set back), it adds no column
+ * twice.
+ */
+const keysWithSearchQuota = () => `
+  CREATE TABLE api_keys_14 (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    scopes TEXT NOT NULL,
+    rate REAL NOT NULL,
+    quota INTEGER,
+    created_at TEXT NOT NULL,
+    expires_at TEXT,
+    revoked_at TEXT,
+    previous_hash TEXT,
+    previous_expires_at TEXT,
+    search_quota INTEGER
+  );
+  INSERT INTO api_keys_14 (${KEY_COLUMNS}) SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY rowid;
+  DROP TABLE api_keys;
+  ALTER TABLE api_keys_14 RENAME TO api_keys;`;
+
 /** Migration n (1-based) brings user_version from n-1 to n. Append only. */
 export const MIGRATIONS: readonly string[] = [
   `${recordTables('people', 'people_ident')}
@@ -249,6 +273,9 @@ export const MIGRATIONS: readonly string[] = [
      type TEXT NOT NULL,
      data TEXT NOT NULL
    );`,
+  // 15: a key's monthly allowance of search results, apart from its quota of matched lookups (null: none);
+  // what it used is counted in quota_use under `search:<key id>` (limits/search-allowance.ts).
+  keysWithSearchQuota(),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

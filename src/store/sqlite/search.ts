@@ -23,6 +23,7 @@ import { TEXT_FIELDS } from '../sql/search-columns.js';
 import { choosePlan } from '../sql/search-plan.js';
 import { ENTITY_TABLES } from '../sql/tables.js';
 import { type FtsTable, ftsTables, POSITIONS } from './search-schema.js';
+import type { SearchThread } from './search-thread.js';
 import type { TurnSnapshot } from './snapshot.js';
 
 const quoted = (word: string) => `"${word}"`;
@@ -112,9 +113,13 @@ const STATEMENTS_KEPT = 500;
 
 const asNamed = (values: unknown[]) => Object.fromEntries(values.map((value, i) => [`p${i + 1}`, value]));
 
-/** Searches read this turn's snapshot, as lookups do (a server's searches then take no locks of their own). */
+/**
+ * Searches read this turn's snapshot, as lookups do (a server's searches then take no locks of their own);
+ * a server's run on a search thread instead (search-thread.ts), whose connection reads what is committed.
+ */
 export class SqliteSearch implements SearchStore {
   private readonly statements = new Map<string, Database.Statement>();
+  private thread: SearchThread | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -151,13 +156,26 @@ export class SqliteSearch implements SearchStore {
     })();
   }
 
-  async searchPeople(query: SearchQuery<PeopleFilters>): Promise<SearchPage> {
+  /** From now on, searches run on `thread` (a server's), off this connection and its event loop. */
+  offload(thread: SearchThread): void {
+    this.thread = thread;
+  }
+
+  /** A search on this connection, at once: what the search thread runs. */
+  searchNow(entity: 'people' | 'companies', query: SearchQuery<unknown>): SearchPage {
     this.snapshot.enter();
-    return this.run('people', preparePeopleSearch(TABLES.people, query));
+    return entity === 'people'
+      ? this.run('people', preparePeopleSearch(TABLES.people, query as SearchQuery<PeopleFilters>))
+      : this.run('companies', prepareCompanySearch(TABLES.companies, query as SearchQuery<CompanyFilters>));
+  }
+
+  async searchPeople(query: SearchQuery<PeopleFilters>): Promise<SearchPage> {
+    if (this.thread?.running) return this.thread.search('people', query);
+    return this.searchNow('people', query);
   }
 
   async searchCompanies(query: SearchQuery<CompanyFilters>): Promise<SearchPage> {
-    this.snapshot.enter();
-    return this.run('companies', prepareCompanySearch(TABLES.companies, query));
+    if (this.thread?.running) return this.thread.search('companies', query);
+    return this.searchNow('companies', query);
   }
 }

@@ -15,6 +15,7 @@ import { SqliteRecordWrites } from './record-writes.js';
 import { SqliteRecords } from './records.js';
 import { applyPragmas, checkSchema, migrate } from './schema.js';
 import { SqliteSearch } from './search.js';
+import { SearchThread } from './search-thread.js';
 import { registerSearchFunctions, SqliteSearchWrites } from './search-writes.js';
 import { TurnSnapshot } from './snapshot.js';
 import { SqliteSuppression } from './suppression.js';
@@ -33,6 +34,11 @@ export interface SqliteStoreOptions {
    * writes no records (the accounting writer thread).
    */
   servingIndex?: boolean;
+  /**
+   * Run searches on a worker thread with a read-only connection of its own (for a server; never for
+   * `:memory:`): a costly search then never holds the event loop that answers lookups.
+   */
+  searchThread?: boolean;
 }
 
 /** How often a server's store checks that its serving index is current (repairs after a writer's crash). */
@@ -69,6 +75,7 @@ function sqliteStore(db: Database.Database) {
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   let index: ServingIndex | undefined;
   let reconciler: NodeJS.Timeout | undefined;
+  let thread: SearchThread | undefined;
   const store = composeStore(roles, {
     /**
      * Opens the serving index at `path`, bringing it in line with this store first (a rebuild, when it
@@ -107,11 +114,17 @@ function sqliteStore(db: Database.Database) {
     },
     /** From now on, the lookups of one event-loop turn share one read transaction (TurnSnapshot). */
     snapshotPerTurn: (): void => snapshot.perTurn(),
+    /** From now on, searches run on a worker thread reading the file at `path` (search-thread.ts). */
+    searchOnThread: (path: string): void => {
+      thread ??= new SearchThread(path);
+      roles.search.offload(thread);
+    },
     /** PRAGMA data_version: changes when another connection commits, so a server can drop caches. */
     dataVersion: (): number => dataVersion.get()!,
     close: async (): Promise<void> => {
       clearInterval(reconciler);
       roles.changes.close();
+      await thread?.close();
       snapshot.end();
       await index?.close();
       if (!db.open) return;
@@ -157,6 +170,7 @@ export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Sq
     const index = opts.servingIndex ?? true;
     if (index && !readonly && path !== ':memory:') store.serveFromIndex(servingIndexPath(path));
     if (opts.turnSnapshots) store.snapshotPerTurn();
+    if (opts.searchThread && path !== ':memory:') store.searchOnThread(path);
     return store;
   } catch (error) {
     db.close();

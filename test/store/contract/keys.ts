@@ -9,6 +9,7 @@ const key = (id: string, created_at: string, overrides: Partial<ApiKey> = {}): A
   scopes: ['people:read'],
   rate: 50,
   quota: null,
+  search_quota: null,
   created_at,
   expires_at: null,
   revoked_at: null,
@@ -68,6 +69,18 @@ export function keysContract(open: () => KeyStore) {
     await store.revokeKey('k2', new Date('2025-03-01T00:00:00.000Z'));
     expect(await store.updateKey('k2', { rate: 1 })).toBe(false);
     expect((await store.getKey('k2'))?.rate).toBe(50);
+  });
+
+  it('keeps a search allowance apart from the quota: set at creation, changed and removed alone', async () => {
+    const original = key('k1', '2025-01-01T00:00:00.000Z', { quota: 10, search_quota: 5000 });
+    await store.createKey(original);
+    expect(await store.findKeyByHash('hash-k1')).toMatchObject({ quota: 10, search_quota: 5000 });
+    expect(await store.updateKey('k1', { search_quota: 200 })).toBe(true);
+    expect(await store.getKey('k1')).toMatchObject({ quota: 10, search_quota: 200 });
+    expect(await store.updateKey('k1', { quota: null })).toBe(true);
+    expect(await store.getKey('k1')).toMatchObject({ quota: null, search_quota: 200 });
+    expect(await store.updateKey('k1', { search_quota: null })).toBe(true);
+    expect(await store.findKeyByHash('hash-k1')).toMatchObject({ quota: null, search_quota: null });
   });
 
   it('refuses a second key with the same hash', async () => {

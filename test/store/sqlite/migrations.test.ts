@@ -313,6 +313,7 @@ describe('sqlite migrations', () => {
       revoked_at: null,
       previous_hash: 'hash-2a',
       previous_expires_at: '2025-02-01T00:00:00.000Z',
+      search_quota: null,
     });
     expect(await store.getKey('k1')).toMatchObject({ rate: 7.5, quota: null, scopes: ['company:read'] });
     expect((await store.findKeyByHash('hash-2a'))?.id).toBe('k2');

@@ -1,0 +1,36 @@
+// Worker thread: runs SQLite searches on a read-only connection of its own, so that a costly search (free
+// text matching much of a large store) never holds the event loop that answers lookups.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { SearchPage, SearchQuery } from '../search.js';
+import { applyPragmas } from './schema.js';
+import { SqliteSearch } from './search.js';
+import { TurnSnapshot } from './snapshot.js';
+
+export interface SearchWorkerInput {
+  /** The store's file. */
+  path: string;
+}
+
+export interface SearchRequest {
+  id: number;
+  entity: 'people' | 'companies';
+  query: SearchQuery<unknown>;
+}
+
+export type SearchReply = { id: number; page: SearchPage } | { id: number; failure: string };
+
+const { path } = workerData as SearchWorkerInput;
+const db = new Database(path, { readonly: true, fileMustExist: true });
+applyPragmas(db, true);
+const search = new SqliteSearch(db, new TurnSnapshot(db));
+
+parentPort!.on('message', ({ id, entity, query }: SearchRequest) => {
+  let reply: SearchReply;
+  try {
+    reply = { id, page: search.searchNow(entity, query) };
+  } catch (error) {
+    reply = { id, failure: error instanceof Error ? error.message : String(error) };
+  }
+  parentPort!.postMessage(reply);
+});

@@ -15,6 +15,7 @@ export const Problems = {
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   request_timeout: { status: 408, title: 'Request timeout' },
   ambiguous_match: { status: 409, title: 'Ambiguous match' },
+  key_revoked: { status: 409, title: 'Key revoked' },
   payload_too_large: { status: 413, title: 'Request too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   rate_limited: { status: 429, title: 'Too many requests' },

@@ -94,6 +94,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
     requestTimeoutMs: config.requestTimeoutMs,
     metricsToken: config.metricsToken,
     metricsElsewhere: config.metricsAddress !== undefined,
+    defaultRate: config.defaultRate,
     journal: {
       dir: config.journalDir,
       location: {

@@ -65,6 +65,9 @@ const ROLE_METHODS = {
     addQuotaUse: true,
     addUsage: true,
     usage: true,
+    addMinutes: true,
+    minutes: true,
+    pruneMinutes: true,
     addAudit: true,
     audit: true,
     pruneAudit: true,
@@ -73,7 +76,7 @@ const ROLE_METHODS = {
     forgetJournal: true,
   },
   suppression: { suppress: true, unsuppress: true, suppressedHashes: true },
-  health: { ping: true },
+  health: { ping: true, sizeBytes: true },
 } satisfies { [Role in keyof StoreRoles]: Record<keyof StoreRoles[Role], true> };
 
 /** A role's methods as its implementation types them (SQLite's lookups answer without a promise). */

@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
+import { minutesTable } from '../sql/minutes.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { fillSearchRows } from './search-writes.js';
 
@@ -269,6 +270,11 @@ CREATE INDEX people_search_position ON people_search (position, id) INCLUDE (rid
 ANALYZE people_positions;
 ANALYZE people_search;
 `,
+  },
+  {
+    version: 11,
+    name: 'per-minute counts',
+    sql: minutesTable('text COLLATE "C"', 'bigint'),
   },
 ];
 

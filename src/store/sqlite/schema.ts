@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { emailSha256 } from '../../identifiers/email-hash.js';
 import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
+import { minutesTable } from '../sql/minutes.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
 import { POSITIONS_MIGRATION, SEARCH_MIGRATION } from './search-schema.js';
@@ -241,6 +242,8 @@ export const MIGRATIONS: readonly string[] = [
   POSITIONS_MIGRATION,
   // 13: the keys' table named as on PostgreSQL (keysNamedAsOnPostgres).
   keysNamedAsOnPostgres(),
+  // 14: requests, outcomes and latency buckets per minute, key and operation (src/store/sql/minutes.ts).
+  minutesTable('TEXT', 'INTEGER', ' WITHOUT ROWID'),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -2,6 +2,7 @@
 // once, in the answer that made it, and no answer holds a hash.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Accounting } from '../accounting/accounting.js';
 import { keyReport, listedKey } from '../admin/key-report.js';
 import { createKey, knownKey, revoke, rotate, updateKey } from '../admin/keys.js';
 import type { Store } from '../store/store.js';
@@ -17,13 +18,15 @@ import {
 
 export interface AdminKeysDeps {
   store: Store;
+  /** Folded first, so that a key's report counts its latest lookups. */
+  accounting: Accounting | undefined;
   /** The rate of a key created without one. */
   defaultRate: number | undefined;
 }
 
 type WithId = { Params: { id: string } };
 
-export function registerAdminKeys(app: FastifyInstance, { store, defaultRate }: AdminKeysDeps) {
+export function registerAdminKeys(app: FastifyInstance, { store, accounting, defaultRate }: AdminKeysDeps) {
   const route = { scopes: ADMIN_SCOPES, ...OWN_VALIDATION };
 
   app.keyedRoute(
@@ -82,6 +85,9 @@ export function registerAdminKeys(app: FastifyInstance, { store, defaultRate }: 
     async (request) => {
       queryOf(request, []);
       const { id } = request.params as WithId['Params'];
+      await accounting?.foldNow().catch((error: unknown) => {
+        request.log.warn({ err: error }, 'admin key report: the journal could not be folded first');
+      });
       return keyReport(store, await knownKey(store, id));
     },
   );

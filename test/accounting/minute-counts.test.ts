@@ -56,7 +56,7 @@ describe('MinuteCounts', () => {
     const store = fakeStore();
     const counts = new MinuteCounts(store, () => {}, 3_600_000);
     counts.count('k1', 'people', 200, true, 0.2, at);
-    counts.count('k1', 'people', 404, false, 0.3, at + 1000);
+    counts.count('k1', 'people', 404, false, 0.25, at + 1000);
     counts.count('k1', 'people_search', 200, false, 4, at + 2000);
     counts.count('k2', 'company', 429, false, undefined, at + 3000);
     counts.count('k1', 'people', 500, false, 20, at + 60_000);

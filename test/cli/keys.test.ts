@@ -76,7 +76,7 @@ describe('enrich keys update', () => {
     for (const bad of [
       ['--rate', '0'],
       ['--quota', 'lots'],
-      ['--scopes', 'admin'],
+      ['--scopes', 'root'],
       ['--expires', '2001-01-01'],
       ['--name', ''],
     ]) {

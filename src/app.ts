@@ -9,6 +9,7 @@ import {
 } from 'node:http';
 import { createServer as createSecureServer } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { MinuteCounts } from './accounting/minute-counts.js';
 import { openAccounting } from './accounting/open.js';
 import { quotaStanding } from './accounting/usage-report.js';
 import { ProblemError, toProblem } from './errors.js';
@@ -34,6 +35,7 @@ import { UnauthenticatedLimit } from './limits/unauthenticated.js';
 import { createMetrics, type Metrics, observeService } from './metrics.js';
 import { registerOpenapi } from './openapi/document.js';
 import { notReady } from './readiness.js';
+import { registerAdmin } from './routes/admin.js';
 import { registerBulk } from './routes/bulk.js';
 import { registerChanges } from './routes/changes.js';
 import { registerCompany } from './routes/company.js';
@@ -90,6 +92,8 @@ export interface AppDeps {
   metricsToken?: string | undefined;
   /** /metrics is served on an address of its own (buildMetricsApp): not here. */
   metricsElsewhere?: boolean;
+  /** The rate of a key the admin API creates without one (ENRICH_DEFAULT_RATE); default 50. */
+  defaultRate?: number | undefined;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -149,10 +153,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           onError: (error) => app.log.error({ err: error }, 'accounting journal write or fold failed'),
           log: app.log,
         });
+  const minutes =
+    accounting &&
+    new MinuteCounts(store, (error) =>
+      app.log.error({ err: error }, 'per-minute counts could not be written'),
+    );
   const turns = new TurnRelease(accounting);
   const requests = new RequestLog(metrics, app.log, deps.accessLog ?? false);
   // Every keyed request's steps, the fast lookup path's included.
-  const admission = new Admission({ keys: store, limiter, quota, unauthenticated, accounting });
+  const admission = new Admission({ keys: store, limiter, quota, unauthenticated, accounting, minutes });
   lookups = new LookupPath({ store, admission, metrics, requests, cors, turns });
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -207,6 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCompany(app, lookups);
   registerBulk(app, bulk);
   registerUsage(app, { store, accounting });
+  registerAdmin(app, { store, accounting, minutes, defaultRate: deps.defaultRate });
   registerSearch(app, { store, quota });
   registerChanges(app, { changes: deps.changes ?? changeLogOf(store), feed: metrics.feed });
   registerHealth(app, store, accounting);
@@ -224,6 +234,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     // In-flight requests have finished: what they counted and audited is written before the store closes.
     const lookupsFolded = (await accounting?.close()) ?? 0;
+    await minutes?.close();
     await quota.close();
     await limiter.close?.();
     deps.onFlushed?.({ lookupsFolded });

@@ -16,6 +16,7 @@ export const Problems = {
   request_timeout: { status: 408, title: 'Request timeout' },
   ambiguous_match: { status: 409, title: 'Ambiguous match' },
   gone: { status: 410, title: 'Gone' },
+  key_revoked: { status: 409, title: 'Key revoked' },
   payload_too_large: { status: 413, title: 'Request too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   rate_limited: { status: 429, title: 'Too many requests' },

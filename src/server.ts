@@ -127,6 +127,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
     streamIdleTimeoutMs: config.streamIdleTimeoutMs,
     metricsToken: config.metricsToken,
     metricsElsewhere: config.metricsAddress !== undefined,
+    defaultRate: config.defaultRate,
     journal: {
       dir: config.journalDir,
       location: {

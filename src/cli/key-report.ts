@@ -1,8 +1,7 @@
 // `enrich keys show`: a key's settings, state and usage this month, as text or JSON; never its token.
 
-import { COUNTERS, monthStart, sumUsage } from '../accounting/usage-report.js';
-import { publicKey } from '../auth/keys.js';
-import { allowanceId } from '../store/accounting.js';
+import { COUNTERS } from '../accounting/usage-report.js';
+import { keyReport } from '../admin/key-report.js';
 import type { StoredKey } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import { OPERATIONS } from '../vocabulary/operations.js';
@@ -19,43 +18,18 @@ export async function knownKey(store: Store, id: string): Promise<StoredKey> {
   return key;
 }
 
-/** A key's state at `now`: active, revoked or expired. */
-function state(key: StoredKey, now: Date): string {
-  if (key.revoked_at !== null) return `revoked ${key.revoked_at}`;
-  if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime())
-    return `expired ${key.expires_at}`;
-  return 'active';
-}
-
-/** Until when a rotated-out token still works, or null. */
-function previousTokenUntil(key: StoredKey, now: Date): string | null {
-  const until = key.previous_expires_at;
-  return until !== null && Date.parse(until) > now.getTime() ? until : null;
-}
-
 /** A key's settings, state and usage this month; an unknown id is refused as knownKey refuses it. */
 export async function describeKey(store: Store, id: string, now = new Date()) {
   const key = await knownKey(store, id);
-  const since = monthStart(now);
-  const period = since.slice(0, 7);
-  const rows = await store.usage({ keyId: id, since });
-  const byOperation = Object.fromEntries(
-    OPERATIONS.map((op) => [op, sumUsage(rows.filter((r) => r.operation === op))]),
-  );
-  const totals = sumUsage(rows);
-  const quotaUsed = await store.quotaUsed(id, period);
+  const json = await keyReport(store, key, now);
+  const { period, totals, by_operation: byOperation } = json.usage;
+  const quotaUsed = json.quota_used;
   const searchQuota = key.search_quota ?? null;
-  const searched = searchQuota === null ? 0 : await store.quotaUsed(allowanceId(id), period);
-  const json = {
-    ...publicKey(key),
-    state: state(key, now).split(' ')[0],
-    previous_token_expires_at: previousTokenUntil(key, now),
-    usage: { period, totals, by_operation: byOperation },
-    quota_used: quotaUsed,
-    quota_remaining: key.quota === null ? null : Math.max(0, key.quota - quotaUsed),
-    search_quota_used: searched,
-    search_quota_remaining: searchQuota === null ? null : Math.max(0, searchQuota - searched),
-  };
+  const searched = json.search_quota_used;
+  const state =
+    json.state === 'active'
+      ? 'active'
+      : `${json.state} ${json.state === 'revoked' ? key.revoked_at : key.expires_at}`;
   const previous = json.previous_token_expires_at;
   const quota =
     key.quota === null ? 'none' : `${key.quota} matched lookups a month (${quotaUsed} used in ${period})`;
@@ -71,7 +45,7 @@ export async function describeKey(store: Store, id: string, now = new Date()) {
         : [['search quota', `${searchQuota} search results a month (${searched} used in ${period})`]]),
       ['created', key.created_at],
       ['expires', key.expires_at ?? 'never'],
-      ['state', state(key, now)],
+      ['state', state],
       ...(previous ? [['previous token', `works until ${previous}`]] : []),
     ],
   );

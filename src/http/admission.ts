@@ -11,6 +11,7 @@
 // and the limits do (SQLite, in-process limits): no promise and no closure, so that lookups stay synchronous.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Accounting } from '../accounting/accounting.js';
+import type { MinuteCounts } from '../accounting/minute-counts.js';
 import {
   identifyKey,
   type KeyFinder,
@@ -39,6 +40,8 @@ export interface AdmissionDeps {
   unauthenticated: UnauthenticatedLimit;
   /** Audit and metering of keyed requests; none (benchmarking their cost only) records nothing. */
   accounting: Accounting | undefined;
+  /** The per-minute counts of keyed requests (the admin API's charts); none with accounting off. */
+  minutes?: MinuteCounts | undefined;
 }
 
 /** A keyed request as admission sees it, held by each kind's own object (Lookup, BulkCall, KeyedCall). */
@@ -140,7 +143,8 @@ export class Admission {
 
   /**
    * Audits and meters a request whose token named a key: the parameter names it gave (never their values),
-   * the record ids it disclosed, its status. A bulk accounts each item so, as a single lookup.
+   * the record ids it disclosed, its status. A bulk accounts each item so, as a single lookup. Counted in its
+   * minute too, with how long it took (`ms`) when the caller timed it.
    */
   account(
     call: Admittee,
@@ -149,10 +153,12 @@ export class Admission {
     matched: string[],
     status: number,
     at = Date.now(),
+    ms?: number,
   ): void {
-    const { accounting } = this.deps;
+    const { accounting, minutes } = this.deps;
     if (call.keyId === undefined || accounting === undefined) return;
     accounting.append({ at, keyId: call.keyId, operation, params, matched, status });
+    minutes?.count(call.keyId, operation, status, matched.length > 0, ms, at);
   }
 
   /** Writes what has been accounted; throws when it could not be (the answers must then not go out). */

@@ -125,6 +125,7 @@ class KeyedServe {
 
   async answer(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const call = new KeyedCall(request, reply);
+    const started = performance.now();
     let answer: unknown;
     let problem: ProblemError | undefined;
     // The headers before the handler ran: a 503 for accounting that could not be kept carries no other.
@@ -143,7 +144,7 @@ class KeyedServe {
       const remaining = ticket.settle(problem === undefined && call.matched.length > 0);
       reply.header('enrich-quota-remaining', String(remaining));
     }
-    if (this.audit && !this.accounted(call, request, reply, problem)) {
+    if (this.audit && !this.accounted(call, request, reply, started, problem)) {
       for (const name of Object.keys(reply.getHeaders())) {
         if (before !== undefined && !before.includes(name)) reply.removeHeader(name);
       }
@@ -158,10 +159,18 @@ class KeyedServe {
   }
 
   /** Audits the request when its token named a key; false when the record could not be written. */
-  private accounted(call: KeyedCall, request: FastifyRequest, reply: FastifyReply, problem?: ProblemError) {
+  private accounted(
+    call: KeyedCall,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    started: number,
+    problem?: ProblemError,
+  ) {
     const { operation, params } = this.audit!;
     const status = problem?.status ?? reply.statusCode;
-    this.admission.account(call, operation, call.params ?? params(request), call.matched, status);
+    const ms = performance.now() - started;
+    const given = call.params ?? params(request);
+    this.admission.account(call, operation, given, call.matched, status, Date.now(), ms);
     if (call.keyId === undefined) return true;
     try {
       this.admission.commit();

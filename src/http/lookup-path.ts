@@ -253,7 +253,8 @@ export class LookupPath implements LookupReplies {
       const { query } = lookup;
       // The identifiers given, never `fields`: the audit says who looked up whom, by what.
       const given = query instanceof ProblemError ? [] : params.filter((p) => query[p] !== undefined);
-      admission.account(lookup, operation, given, lookup.matched, lookup.status);
+      const ms = performance.now() - lookup.started;
+      admission.account(lookup, operation, given, lookup.matched, lookup.status, Date.now(), ms);
     }
     this.deps.turns.hold(lookup);
   }

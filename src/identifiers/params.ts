@@ -20,6 +20,10 @@ export const PERSON_PARAMS = [
   'personal_email_sha256',
 ] as const;
 export const COMPANY_PARAMS = ['id', 'ln_slug', 'ln_url', 'fqdn', 'abn', 'website'] as const;
+/** Every identifier parameter of either entity, each once. */
+export const IDENTIFIER_PARAMS: readonly string[] = [
+  ...new Set<string>([...PERSON_PARAMS, ...COMPANY_PARAMS]),
+];
 export type PersonParam = (typeof PERSON_PARAMS)[number];
 export type CompanyParam = (typeof COMPANY_PARAMS)[number];
 

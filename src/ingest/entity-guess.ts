@@ -1,9 +1,7 @@
 // Which entity a file of records holds, judged from its first lines: for a hint when an import rejects it.
-import type { Entity } from '../vocabulary/entities.js';
+import { ENTITIES, type Entity } from '../vocabulary/entities.js';
 import { isBlank, LineSplitter, openNdjson } from './lines.js';
 import { Invalid, prepareLine } from './prepare.js';
-
-const ENTITIES: readonly Entity[] = ['people', 'companies'];
 
 /** Non-blank lines read from the start of the file: enough to tell, few enough to cost nothing. */
 const SAMPLE_LINES = 100;

@@ -260,6 +260,31 @@ export const RESPONSES = {
       rate_limited: { detail: 'This key allows 50 requests per second.' },
     },
   ),
+  AdminBadRequest: problem(
+    'A parameter or member the admin operation does not take, or a value it cannot use',
+    KEYED,
+    {
+      invalid_parameter: {
+        detail: 'granularity: expected one of minute, hour, day',
+        parameter: 'granularity',
+      },
+      unknown_parameter: {
+        detail: 'Unknown parameter "since"; accepted: key, from, to, granularity.',
+        parameter: 'since',
+        accepted: ['key', 'from', 'to', 'granularity'],
+      },
+      invalid_body: { detail: 'rate: expected a whole number ≥ 1', parameter: 'rate' },
+    },
+  ),
+  AdminForbidden: problem('The key lacks the admin scope', KEYED, {
+    forbidden: { detail: 'This key lacks the admin scope.', required_scope: 'admin' },
+  }),
+  KeyNotFound: problem('No key has this id', KEYED, {
+    not_found: { detail: 'There is no key key_7GdK2mQx9a.' },
+  }),
+  KeyRevoked: problem('The key is revoked: its settings and token no longer change', KEYED, {
+    key_revoked: { detail: 'Key key_7GdK2mQx9a is revoked: it cannot be rotated.' },
+  }),
   InternalError: problem('A bug: it has been logged with the request id', ['X-Request-Id'], {
     internal: { detail: 'An unexpected error occurred; it has been logged with the request id.' },
   }),

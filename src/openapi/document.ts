@@ -2,6 +2,8 @@
 // names the components, puts in what route schemas cannot say (shared responses and headers) and serves it.
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { IDENTIFIER_PARAMS } from '../identifiers/params.js';
+import { ADMIN_SCHEMAS, suppressionRequest } from '../schemas/admin.js';
 import { CHANGES_SCHEMAS } from '../schemas/changes.js';
 import { Company } from '../schemas/company.js';
 import { Person } from '../schemas/person.js';
@@ -31,7 +33,16 @@ Errors are \`application/problem+json\` with a stable \`code\`. Each key has a t
 export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
 
 /** The named schemas: generated clients get a type of each name. */
-const SCHEMAS = [Person, Company, Problem, Usage, ...SEARCH_SCHEMAS, ...CHANGES_SCHEMAS];
+const SCHEMAS = [
+  Person,
+  Company,
+  Problem,
+  Usage,
+  ...SEARCH_SCHEMAS,
+  ...CHANGES_SCHEMAS,
+  ...ADMIN_SCHEMAS,
+  suppressionRequest(IDENTIFIER_PARAMS),
+];
 
 type Document = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>> };
 
@@ -83,6 +94,10 @@ export async function registerOpenapi(app: FastifyInstance): Promise<void> {
         { name: 'search', description: 'Finding people and companies by filters and text' },
         { name: 'usage', description: "The calling key's own usage" },
         { name: 'changes', description: 'The feed of changes to the store of record' },
+        {
+          name: 'admin',
+          description: 'Keys, usage series, audit, suppressions and stats: the `admin` scope',
+        },
         { name: 'operations', description: 'Health, readiness, metrics and this document' },
       ],
     },

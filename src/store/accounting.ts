@@ -74,6 +74,31 @@ export interface AuditFilter {
  */
 export const allowanceId = (keyId: string) => `search:${keyId}`;
 
+/**
+ * The upper bounds, in milliseconds, of the latency buckets a minute's counts keep (1-2.5-5 steps); one more
+ * bucket takes every slower request. Buckets add up across processes and minutes, as percentiles do not.
+ */
+export const LATENCY_BOUNDS_MS = [
+  0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000,
+] as const;
+
+/** One key's requests of one operation in one UTC minute ('YYYY-MM-DDTHH:MM'), as the server counted them. */
+export interface MinuteRow extends UsageCounts {
+  minute: string;
+  key_id: string;
+  operation: Operation;
+  /** How many requests took up to each of LATENCY_BOUNDS_MS, and more: one count per bucket. */
+  latency: number[];
+}
+
+export interface MinuteFilter {
+  keyId?: string;
+  /** First minute included, 'YYYY-MM-DDTHH:MM'. */
+  since: string;
+  /** First minute excluded; none: up to now. */
+  until?: string;
+}
+
 export interface AccountingStore {
   /** Matched lookups counted against a key in a period ('YYYY-MM'); its search results under `allowanceId`. */
   quotaUsed(keyId: string, period: string): Promise<number>;
@@ -84,6 +109,13 @@ export interface AccountingStore {
   addUsage(rows: UsageRow[]): Promise<void>;
   /** Usage rows in day, key and operation order. */
   usage(filter: UsageFilter): Promise<UsageRow[]>;
+
+  /** Adds each row's counts (and latency buckets) to the stored ones for its minute, key and operation. */
+  addMinutes(rows: MinuteRow[]): Promise<void>;
+  /** Minute rows in minute, key and operation order. */
+  minutes(filter: MinuteFilter): Promise<MinuteRow[]>;
+  /** Removes the minutes before `before` ('YYYY-MM-DDTHH:MM'); returns how many rows. */
+  pruneMinutes(before: string): Promise<number>;
 
   /** Appends audit entries in one transaction. */
   addAudit(entries: AuditEntry[]): Promise<void>;

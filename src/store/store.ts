@@ -69,6 +69,9 @@ const ROLE_METHODS = {
     addQuotaUse: true,
     addUsage: true,
     usage: true,
+    addMinutes: true,
+    minutes: true,
+    pruneMinutes: true,
     addAudit: true,
     audit: true,
     pruneAudit: true,
@@ -77,7 +80,7 @@ const ROLE_METHODS = {
     forgetJournal: true,
   },
   suppression: { suppress: true, unsuppress: true, suppressedHashes: true },
-  health: { ping: true },
+  health: { ping: true, sizeBytes: true },
   changes: {
     readChanges: true,
     changeBounds: true,

@@ -1,6 +1,8 @@
 // The two kinds of record, and the kinds of identifier each is found by.
 
 export type Entity = 'people' | 'companies';
+/** Every entity, in the order listings give them. */
+export const ENTITIES: readonly Entity[] = ['people', 'companies'];
 
 /** Kinds of identifier held in the identifier index, per entity. */
 export type PersonIdentifierKind =

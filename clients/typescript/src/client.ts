@@ -5,6 +5,11 @@ import { EnrichError, isProblem } from './errors.js';
 import { fetchWithRetries } from './retry.js';
 import type { paths } from './schema.js';
 import type {
+  AdminAuditQuery,
+  AdminKeyReport,
+  AdminSuppressionQuery,
+  AdminUsageQuery,
+  AuditPage,
   BulkAnswer,
   BulkItem,
   BulkSummary,
@@ -18,13 +23,22 @@ import type {
   CompanySearchPage,
   CompanySearchRequest,
   CompanySearchResult,
+  IssuedKey,
+  KeyChanges,
+  KeyCreate,
+  KeyList,
+  KeyRotate,
   PeopleBulkResult,
   PeopleSearchPage,
   PeopleSearchRequest,
   Person,
   PersonQuery,
   PersonSearchResult,
+  StoreStats,
+  SuppressionRequest,
+  SuppressionResult,
   Usage,
+  UsageSeriesPage,
 } from './types.js';
 
 export interface EnrichOptions {
@@ -207,6 +221,86 @@ export class Enrich {
   /** The calling key's usage this month: per day and operation, totals, and its quota left. */
   usage(options?: CallOptions): Promise<Usage> {
     return this.#call((init) => this.#api.GET('/v1/usage', init), options);
+  }
+
+  /** Every key, with its settings and state (the `admin` scope, as every admin method needs). */
+  adminKeys(options?: CallOptions): Promise<KeyList> {
+    return this.#call((init) => this.#api.GET('/v1/admin/keys', init), options);
+  }
+
+  /**
+   * Creates a key: its token is in the answer, and never shown again.
+   * @example const { id, token } = await admin.adminCreateKey({ name: 'crm', scopes: ['people:read'], rate: 10 });
+   */
+  adminCreateKey(body: KeyCreate, options?: CallOptions): Promise<IssuedKey> {
+    return this.#call((init) => this.#api.POST('/v1/admin/keys', { ...init, body }), options);
+  }
+
+  /** A key's settings, state and usage this month. */
+  adminKey(id: string, options?: CallOptions): Promise<AdminKeyReport> {
+    return this.#call(
+      (init) => this.#api.GET('/v1/admin/keys/{id}', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** Changes a key's name, scopes, rate, quota or expiry (null removes a quota or an expiry). */
+  adminUpdateKey(id: string, changes: KeyChanges, options?: CallOptions): Promise<AdminKeyReport> {
+    return this.#call(
+      (init) => this.#api.PATCH('/v1/admin/keys/{id}', { ...init, params: { path: { id } }, body: changes }),
+      options,
+    );
+  }
+
+  /** Gives a key a new token (in the answer only); the old one works for `grace` (default 24h). */
+  adminRotateKey(id: string, body: KeyRotate = {}, options?: CallOptions): Promise<IssuedKey> {
+    return this.#call(
+      (init) => this.#api.POST('/v1/admin/keys/{id}/rotate', { ...init, params: { path: { id } }, body }),
+      options,
+    );
+  }
+
+  /** Revokes a key: its next request answers 401. */
+  adminRevokeKey(id: string, options?: CallOptions): Promise<AdminKeyReport> {
+    return this.#call(
+      (init) => this.#api.POST('/v1/admin/keys/{id}/revoke', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** Requests and outcomes per key and operation, by minute, hour (with latency percentiles) or day. */
+  adminUsage(query: AdminUsageQuery = {}, options?: CallOptions): Promise<UsageSeriesPage> {
+    return this.#call((init) => this.#api.GET('/v1/admin/usage', { ...init, params: { query } }), options);
+  }
+
+  /**
+   * A page of audited lookups, oldest first: of a person or company found by any identifier, or of a key.
+   * @example const page = await admin.adminAudit({ person: 'jane.citizen@acme.com.au' });
+   */
+  adminAudit(query: AdminAuditQuery, options?: CallOptions): Promise<AuditPage> {
+    // JSON asked for (the client's Accept): the CSV form of the answer does not come.
+    return this.#call(
+      (init) => this.#api.GET('/v1/admin/audit', { ...init, params: { query } }),
+      options,
+    ) as Promise<AuditPage>;
+  }
+
+  /** Deletes what each identifier finds and keeps it out; with `dry_run`, only says what it would delete. */
+  adminSuppress(body: SuppressionRequest, options?: CallOptions): Promise<SuppressionResult> {
+    return this.#call((init) => this.#api.POST('/v1/admin/suppressions', { ...init, body }), options);
+  }
+
+  /** Forgets the suppressions holding each identifier given. */
+  adminUnsuppress(query: AdminSuppressionQuery, options?: CallOptions): Promise<Record<string, unknown>> {
+    return this.#call(
+      (init) => this.#api.DELETE('/v1/admin/suppressions', { ...init, params: { query } }),
+      options,
+    );
+  }
+
+  /** Records per entity, the store's size, the change log's bounds. */
+  adminStats(options?: CallOptions): Promise<StoreStats> {
+    return this.#call((init) => this.#api.GET('/v1/admin/stats', init), options) as Promise<StoreStats>;
   }
 
   /**

@@ -3,6 +3,12 @@ export { type BulkOptions, type CallOptions, Enrich, type EnrichOptions, MAX_BUL
 export { EnrichError, UNEXPECTED_RESPONSE } from './errors.js';
 export type { paths } from './schema.js';
 export type {
+  AdminAuditQuery,
+  AdminKey,
+  AdminKeyReport,
+  AdminSuppressionQuery,
+  AdminUsageQuery,
+  AuditPage,
   BulkAnswer,
   BulkItem,
   BulkSummary,
@@ -17,6 +23,11 @@ export type {
   CompanySearchPage,
   CompanySearchRequest,
   CompanySearchResult,
+  IssuedKey,
+  KeyChanges,
+  KeyCreate,
+  KeyList,
+  KeyRotate,
   PeopleBulkResult,
   PeopleSearchPage,
   PeopleSearchRequest,
@@ -26,5 +37,9 @@ export type {
   Problem,
   ProblemCode,
   Scope,
+  StoreStats,
+  SuppressionRequest,
+  SuppressionResult,
   Usage,
+  UsageSeriesPage,
 } from './types.js';

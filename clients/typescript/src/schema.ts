@@ -135,6 +135,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every key: settings and state, never a token */
+        get: operations["adminListKeys"];
+        put?: never;
+        /** Create a key; its token is in this answer, and never shown again */
+        post: operations["adminCreateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A key's settings, state and usage this month */
+        get: operations["adminGetKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a key's name, scopes, rate, quota or expiry; its token stays the same */
+        patch: operations["adminUpdateKey"];
+        trace?: never;
+    };
+    "/v1/admin/keys/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a key a new token (in this answer only); the old one works for the grace period */
+        post: operations["adminRotateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a key: its next request answers 401 */
+        post: operations["adminRevokeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Requests and outcomes per key and operation, by minute, hour (with latency) or day */
+        get: operations["adminUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who looked a person or company up (by any identifier), or what a key looked up; oldest first
+         * @description `person` or `company` takes any identifier a lookup takes (an id, a LinkedIn URL or slug, an address or its SHA-256, a website, a domain, an ABN), resolved as a lookup would. `Accept: text/csv` answers the page as CSV (cells a spreadsheet would run as formulas prefixed with `'`); `Enrich-Next-After` carries the next page's `after` in both forms.
+         */
+        get: operations["adminAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether identifiers are suppressed; without any, how many hashes each entity keeps */
+        get: operations["adminSuppressions"];
+        put?: never;
+        /** Delete what each identifier finds and keep it out (as enrich suppress); dry_run only says */
+        post: operations["adminSuppress"];
+        /** Forget the suppressions holding each identifier (as enrich unsuppress) */
+        delete: operations["adminUnsuppress"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Records per entity, the store's size, events and deliveries */
+        get: operations["adminStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/people/search": {
         parameters: {
             query?: never;
@@ -647,7 +790,7 @@ export interface components {
              * @description Stable, machine-readable problem code
              * @enum {string}
              */
-            code: "missing_identifier" | "missing_filter" | "invalid_body" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "ambiguous_match" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
+            code: "missing_identifier" | "missing_filter" | "invalid_body" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "ambiguous_match" | "gone" | "key_revoked" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
             /** @description The id of the request, also sent as X-Request-Id */
             request_id: string;
             /** @description `invalid_parameter` and `unknown_parameter`: the parameter at fault (of the query, or of a POST body) */
@@ -1080,6 +1223,316 @@ export interface components {
             next: string;
             /** @description More events are there now: read the next page at once */
             has_more: boolean;
+        };
+        /** KeyCreate */
+        KeyCreate: {
+            /** @description Who or what the key is for */
+            name: string;
+            /** @description Default people:read, company:read; admin only when named */
+            scopes?: ("people:read" | "company:read" | "changes:read" | "changes:write" | "admin")[];
+            /** @description Requests per second */
+            rate?: number;
+            /** @description Matched lookups per calendar month (UTC); null: none */
+            quota?: number | null;
+            /** @description A future ISO date or time; null: never */
+            expires_at?: string | null;
+        };
+        /**
+         * KeyChanges
+         * @description The settings to change, each only when given; the token stays the same
+         */
+        KeyChanges: {
+            /** @description Who or what the key is for */
+            name?: string;
+            /** @description Default people:read, company:read; admin only when named */
+            scopes?: ("people:read" | "company:read" | "changes:read" | "changes:write" | "admin")[];
+            /** @description Requests per second */
+            rate?: number;
+            /** @description Matched lookups per calendar month (UTC); null: none */
+            quota?: number | null;
+            /** @description A future ISO date or time; null: never */
+            expires_at?: string | null;
+        };
+        /** KeyRotate */
+        KeyRotate: {
+            /**
+             * @description How long the old token keeps working: 30m, 24h, 7d; 0 for none (default 24h)
+             * @example 24h
+             */
+            grace?: string;
+        };
+        /**
+         * AdminKey
+         * @description A key's settings and state: never its token or a hash of one
+         */
+        AdminKey: {
+            /** @example key_7GdK2mQx9a */
+            id: string;
+            name: string;
+            scopes: ("people:read" | "company:read" | "changes:read" | "changes:write" | "admin")[];
+            rate: number;
+            quota: number | null;
+            /**
+             * @description When it was created
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            created_at: string;
+            expires_at: string | null;
+            revoked_at: string | null;
+            /** @enum {string} */
+            state: "active" | "revoked" | "expired";
+            /** @description Until when the token a rotation replaced still works; null when none does */
+            previous_token_expires_at: string | null;
+        };
+        /**
+         * AdminKeyReport
+         * @description A key and its usage this month
+         */
+        AdminKeyReport: {
+            /** @example key_7GdK2mQx9a */
+            id: string;
+            name: string;
+            scopes: ("people:read" | "company:read" | "changes:read" | "changes:write" | "admin")[];
+            rate: number;
+            quota: number | null;
+            /**
+             * @description When it was created
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            created_at: string;
+            expires_at: string | null;
+            revoked_at: string | null;
+            /** @enum {string} */
+            state: "active" | "revoked" | "expired";
+            /** @description Until when the token a rotation replaced still works; null when none does */
+            previous_token_expires_at: string | null;
+            usage: {
+                /** @example 2026-11 */
+                period: string;
+                totals: {
+                    /** @description Every keyed lookup or search, whatever its outcome */
+                    requests: number;
+                    /** @description Lookups: 200 and 304, one record found (what a quota counts). Searches: 200 with at least one result */
+                    matched: number;
+                    /** @description Lookups: 404. Searches: 200 with no result */
+                    not_found: number;
+                    /** @description 409 */
+                    ambiguous: number;
+                    /** @description Any other 4xx: bad parameters, 401, 402, 403, 429 */
+                    rejected: number;
+                };
+                by_operation: {
+                    [key: string]: {
+                        /** @description Every keyed lookup or search, whatever its outcome */
+                        requests: number;
+                        /** @description Lookups: 200 and 304, one record found (what a quota counts). Searches: 200 with at least one result */
+                        matched: number;
+                        /** @description Lookups: 404. Searches: 200 with no result */
+                        not_found: number;
+                        /** @description 409 */
+                        ambiguous: number;
+                        /** @description Any other 4xx: bad parameters, 401, 402, 403, 429 */
+                        rejected: number;
+                    };
+                };
+            };
+            quota_used: number;
+            quota_remaining: number | null;
+        };
+        /**
+         * IssuedKey
+         * @description A key created or rotated, with its new token
+         */
+        IssuedKey: {
+            /** @example key_7GdK2mQx9a */
+            id: string;
+            name: string;
+            scopes: ("people:read" | "company:read" | "changes:read" | "changes:write" | "admin")[];
+            rate: number;
+            quota: number | null;
+            /**
+             * @description When it was created
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            created_at: string;
+            expires_at: string | null;
+            revoked_at: string | null;
+            /** @enum {string} */
+            state: "active" | "revoked" | "expired";
+            /** @description Until when the token a rotation replaced still works; null when none does */
+            previous_token_expires_at: string | null;
+            usage: {
+                /** @example 2026-11 */
+                period: string;
+                totals: {
+                    /** @description Every keyed lookup or search, whatever its outcome */
+                    requests: number;
+                    /** @description Lookups: 200 and 304, one record found (what a quota counts). Searches: 200 with at least one result */
+                    matched: number;
+                    /** @description Lookups: 404. Searches: 200 with no result */
+                    not_found: number;
+                    /** @description 409 */
+                    ambiguous: number;
+                    /** @description Any other 4xx: bad parameters, 401, 402, 403, 429 */
+                    rejected: number;
+                };
+                by_operation: {
+                    [key: string]: {
+                        /** @description Every keyed lookup or search, whatever its outcome */
+                        requests: number;
+                        /** @description Lookups: 200 and 304, one record found (what a quota counts). Searches: 200 with at least one result */
+                        matched: number;
+                        /** @description Lookups: 404. Searches: 200 with no result */
+                        not_found: number;
+                        /** @description 409 */
+                        ambiguous: number;
+                        /** @description Any other 4xx: bad parameters, 401, 402, 403, 429 */
+                        rejected: number;
+                    };
+                };
+            };
+            quota_used: number;
+            quota_remaining: number | null;
+            /**
+             * @description The bearer token: shown in this answer only, never again
+             * @example enr_pOCc614QykGvtCj8OOxPkrrWVKtLyc4eHOCm
+             */
+            token: string;
+        };
+        /** KeyList */
+        KeyList: {
+            keys: components["schemas"]["AdminKey"][];
+        };
+        /**
+         * UsageSeriesPage
+         * @description Series per key and operation
+         */
+        UsageSeriesPage: {
+            /** @enum {string} */
+            granularity: "minute" | "hour" | "day";
+            /**
+             * @description First moment included
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            from: string;
+            /**
+             * @description First moment excluded
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            to: string;
+            series: {
+                key_id: string;
+                /** @enum {string} */
+                operation: "people" | "company" | "people_search" | "company_search";
+                points: {
+                    /**
+                     * @description The start of the minute, hour or UTC day
+                     * @example 2026-11-25T10:00:00.000Z
+                     */
+                    at: string;
+                    /** @description Minute and hour: the latency half of the timed requests were answered within, ms (a bucket's upper bound); null when none was timed */
+                    p50_ms?: number | null;
+                    /** @description Minute and hour: the latency 99% of the timed requests were answered within, ms (a bucket's upper bound); null when none was timed */
+                    p99_ms?: number | null;
+                    /** @description Every keyed lookup or search, whatever its outcome */
+                    requests: number;
+                    /** @description Lookups: 200 and 304, one record found (what a quota counts). Searches: 200 with at least one result */
+                    matched: number;
+                    /** @description Lookups: 404. Searches: 200 with no result */
+                    not_found: number;
+                    /** @description 409 */
+                    ambiguous: number;
+                    /** @description Any other 4xx: bad parameters, 401, 402, 403, 429 */
+                    rejected: number;
+                }[];
+            }[];
+        };
+        /**
+         * AuditPage
+         * @description Audited lookups, oldest first
+         */
+        AuditPage: {
+            /** @description The records the person or company given names (by any identifier); null for a key alone */
+            record_ids: string[] | null;
+            entries: {
+                /**
+                 * @description When the lookup was answered
+                 * @example 2026-11-25T10:00:00.000Z
+                 */
+                at: string;
+                key_id: string;
+                key_name: string | null;
+                /** @enum {string} */
+                operation: "people" | "company" | "people_search" | "company_search";
+                /** @description The parameter names given, never their values */
+                params: string[];
+                /** @description The record ids the answer disclosed */
+                matched: string[];
+                status: number;
+            }[];
+            /** @description The `after` of the next page; null on the last */
+            next_after: string | null;
+        };
+        /** SuppressionResult */
+        SuppressionResult: {
+            /** @enum {string} */
+            entity: "people" | "companies";
+            dry_run: boolean;
+            suppressed: {
+                parameter: string;
+                /** @description The records deleted (or, dry, to delete) */
+                record_ids: string[];
+                /** @description Identifier hashes kept so that imports skip them */
+                hashes: number;
+            }[];
+        };
+        /** StoreStats */
+        StoreStats: {
+            records: {
+                [key: string]: number;
+            };
+            store_bytes: number;
+            /** @description Not recorded yet: null */
+            last_import: string | null;
+            /** @description Not recorded yet: null */
+            last_refresh: string | null;
+            events: {
+                first: number;
+                last: number;
+                count: number;
+            } | null;
+            /** @description Webhook deliveries, once the store keeps them */
+            deliveries: null;
+        };
+        /**
+         * SuppressionRequest
+         * @description The entity and one or more of its identifiers, by their lookup parameters' names
+         */
+        SuppressionRequest: {
+            /** @enum {string} */
+            entity: "people" | "companies";
+            /** @description Only say what would be deleted */
+            dry_run?: boolean;
+            /** @description By id, normalised as a lookup would */
+            id?: string;
+            /** @description By ln_slug, normalised as a lookup would */
+            ln_slug?: string;
+            /** @description By ln_url, normalised as a lookup would */
+            ln_url?: string;
+            /** @description By work_email, normalised as a lookup would */
+            work_email?: string;
+            /** @description By personal_email, normalised as a lookup would */
+            personal_email?: string;
+            /** @description By work_email_sha256, normalised as a lookup would */
+            work_email_sha256?: string;
+            /** @description By personal_email_sha256, normalised as a lookup would */
+            personal_email_sha256?: string;
+            /** @description By fqdn, normalised as a lookup would */
+            fqdn?: string;
+            /** @description By abn, normalised as a lookup would */
+            abn?: string;
+            /** @description By website, normalised as a lookup would */
+            website?: string;
         };
         /** BulkSummary */
         BulkSummary: {
@@ -1530,6 +1983,58 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A parameter or member the admin operation does not take, or a value it cannot use */
+        AdminBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The key lacks the admin scope */
+        AdminForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No key has this id */
+        KeyNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The key is revoked: its settings and token no longer change */
+        KeyRevoked: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2058,6 +2563,504 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    adminListKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every key, in the order they were created */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyList"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    adminCreateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The key, with its token */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedKey"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    adminGetKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id
+                 * @example key_7GdK2mQx9a
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminKeyReport"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["KeyNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    adminUpdateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id
+                 * @example key_7GdK2mQx9a
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyChanges"];
+            };
+        };
+        responses: {
+            /** @description The key as changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminKeyReport"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["KeyNotFound"];
+            409: components["responses"]["KeyRevoked"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    adminRotateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id
+                 * @example key_7GdK2mQx9a
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyRotate"];
+            };
+        };
+        responses: {
+            /** @description The key, with its new token */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedKey"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["KeyNotFound"];
+            409: components["responses"]["KeyRevoked"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    adminRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id
+                 * @example key_7GdK2mQx9a
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminKeyReport"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["KeyNotFound"];
+            409: components["responses"]["KeyRevoked"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    adminUsage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this key
+                 * @example key_7GdK2mQx9a
+                 */
+                key?: string;
+                /** @description First moment included (ISO date or time); default: an hour, a day or 30 days back */
+                from?: string;
+                /** @description First moment excluded; default now */
+                to?: string;
+                granularity?: "minute" | "hour" | "day";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageSeriesPage"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    adminAudit: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Any identifier of a person
+                 * @example jane.citizen@acme.com.au
+                 */
+                person?: string;
+                /**
+                 * @description Any identifier of a company
+                 * @example acme.com.au
+                 */
+                company?: string;
+                /**
+                 * @description Only this key's lookups
+                 * @example key_7GdK2mQx9a
+                 */
+                key?: string;
+                /** @description First moment included (ISO date or time) */
+                from?: string;
+                /** @description First moment excluded */
+                to?: string;
+                /** @description The previous page's next_after */
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audited lookups */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    adminSuppressions: {
+        parameters: {
+            query?: {
+                entity?: "people" | "companies";
+                /** @description By id, normalised as a lookup would */
+                id?: string;
+                /** @description By ln_slug, normalised as a lookup would */
+                ln_slug?: string;
+                /** @description By ln_url, normalised as a lookup would */
+                ln_url?: string;
+                /** @description By work_email, normalised as a lookup would */
+                work_email?: string;
+                /** @description By personal_email, normalised as a lookup would */
+                personal_email?: string;
+                /** @description By work_email_sha256, normalised as a lookup would */
+                work_email_sha256?: string;
+                /** @description By personal_email_sha256, normalised as a lookup would */
+                personal_email_sha256?: string;
+                /** @description By fqdn, normalised as a lookup would */
+                fqdn?: string;
+                /** @description By abn, normalised as a lookup would */
+                abn?: string;
+                /** @description By website, normalised as a lookup would */
+                website?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per identifier, whether a suppression holds it; or the counts of hashes */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    adminSuppress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuppressionRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or would be) deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionResult"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    adminUnsuppress: {
+        parameters: {
+            query?: {
+                entity?: "people" | "companies";
+                /** @description By id, normalised as a lookup would */
+                id?: string;
+                /** @description By ln_slug, normalised as a lookup would */
+                ln_slug?: string;
+                /** @description By ln_url, normalised as a lookup would */
+                ln_url?: string;
+                /** @description By work_email, normalised as a lookup would */
+                work_email?: string;
+                /** @description By personal_email, normalised as a lookup would */
+                personal_email?: string;
+                /** @description By work_email_sha256, normalised as a lookup would */
+                work_email_sha256?: string;
+                /** @description By personal_email_sha256, normalised as a lookup would */
+                personal_email_sha256?: string;
+                /** @description By fqdn, normalised as a lookup would */
+                fqdn?: string;
+                /** @description By abn, normalised as a lookup would */
+                abn?: string;
+                /** @description By website, normalised as a lookup would */
+                website?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many hashes each identifier lifted; re-import the records to restore them */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    adminStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoreStats"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

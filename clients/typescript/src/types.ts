@@ -65,3 +65,31 @@ export interface BulkAnswer<Result> {
   results: Result[];
   summary: BulkSummary;
 }
+
+/** A key's settings and state, as the admin API lists it: never its token. */
+export type AdminKey = Schemas['AdminKey'];
+/** Every key. */
+export type KeyList = Schemas['KeyList'];
+/** A key and its usage this month. */
+export type AdminKeyReport = Schemas['AdminKeyReport'];
+/** A key created or rotated, with the token shown this once. */
+export type IssuedKey = Schemas['IssuedKey'];
+/** A new key's settings: `name`, and optionally scopes, rate, quota, expires_at. */
+export type KeyCreate = Schemas['KeyCreate'];
+/** The settings to change. */
+export type KeyChanges = Schemas['KeyChanges'];
+/** A rotation's grace period. */
+export type KeyRotate = Schemas['KeyRotate'];
+/** Usage series per key and operation. */
+export type UsageSeriesPage = Schemas['UsageSeriesPage'];
+export type AdminUsageQuery = NonNullable<operations['adminUsage']['parameters']['query']>;
+/** A page of audited lookups. */
+export type AuditPage = Schemas['AuditPage'];
+export type AdminAuditQuery = NonNullable<operations['adminAudit']['parameters']['query']>;
+/** An entity and identifiers by their lookup parameter names. */
+export type SuppressionRequest = Schemas['SuppressionRequest'];
+/** What a suppression deleted. */
+export type SuppressionResult = Schemas['SuppressionResult'];
+export type AdminSuppressionQuery = NonNullable<operations['adminUnsuppress']['parameters']['query']>;
+/** The store's figures. */
+export type StoreStats = Schemas['StoreStats'];

@@ -106,6 +106,36 @@ describe('lookups', () => {
   });
 });
 
+describe('admin', () => {
+  it('creates a key whose token works, changes, rotates and revokes it', async () => {
+    const { enrich: admin } = client(t.tokens.admin);
+    const created = await admin.adminCreateKey({ name: 'from the client', scopes: ['people:read'] });
+    expect(created.token).toMatch(/^enr_/);
+    const person = await client(created.token).enrich.people({ id: 'fp000000000001' });
+    expect(person?.id).toBe('fp000000000001');
+    expect((await admin.adminUpdateKey(created.id, { rate: 3 })).rate).toBe(3);
+    expect((await admin.adminKeys()).keys.map((k) => k.id)).toContain(created.id);
+    const rotated = await admin.adminRotateKey(created.id, { grace: '0' });
+    expect(rotated.token).not.toBe(created.token);
+    expect((await admin.adminRevokeKey(created.id)).state).toBe('revoked');
+    expect((await failure(client(rotated.token).enrich.people({ id: 'fp000000000001' }))).status).toBe(401);
+  });
+
+  it('reads usage series, the audit of a person, suppressions and stats', async () => {
+    const { enrich: admin } = client(t.tokens.admin);
+    await client(t.tokens.full).enrich.people({ ln_slug: 'jane-citizen' });
+    const usage = await admin.adminUsage({ granularity: 'hour' });
+    expect(usage.series.some((s) => s.operation === 'people')).toBe(true);
+    const audit = await admin.adminAudit({ person: 'linkedin.com/in/jane-citizen' });
+    expect(audit.entries.at(-1)?.params).toEqual(['ln_slug']);
+    const dry = await admin.adminSuppress({ entity: 'people', id: 'fp000000000003', dry_run: true });
+    expect(dry.suppressed[0]?.record_ids).toEqual(['fp000000000003']);
+    expect((await admin.adminStats()).records).toMatchObject({ people: 10, companies: 2 });
+    const refused = await failure(client(t.tokens.full).enrich.adminStats());
+    expect([refused.status, refused.code]).toEqual([403, 'forbidden']);
+  });
+});
+
 describe('errors', () => {
   it('are a 409 carrying which parameter matched which records', async () => {
     const error = await failure(client(t.tokens.full).enrich.people({ work_email: 'info@acme.com.au' }));

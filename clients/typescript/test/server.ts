@@ -27,8 +27,8 @@ export const MANAGERS = Array.from({ length: 7 }, (_, i) => ({
 export interface TestServer {
   url: string;
   server: Server;
-  /** Tokens: every scope at a high rate; 1 request a second; a quota of 1; company:read only. */
-  tokens: { full: string; slow: string; quota: string; companyOnly: string };
+  /** Tokens: every scope at a high rate; 1 request a second; a quota of 1; company:read only; admin only. */
+  tokens: { full: string; slow: string; quota: string; companyOnly: string; admin: string };
 }
 
 /** Fills a SQLite file through the store, as `enrich import` and `enrich keys create` would, then serves it. */
@@ -46,6 +46,7 @@ export async function startServer(): Promise<TestServer> {
       slow: await key({ rate: 1 }),
       quota: await key({ quota: 1 }),
       companyOnly: await key({ scopes: ['company:read'] }),
+      admin: await key({ scopes: ['admin'], rate: 1000 }),
     };
   } finally {
     await store.close();

@@ -6,11 +6,14 @@ import type {
   AccountingStore,
   AuditEntry,
   AuditFilter,
+  MinuteFilter,
+  MinuteRow,
   UsageFilter,
   UsageRow,
 } from '../accounting.js';
 import * as audit from './audit.js';
 import * as journal from './journal.js';
+import * as minutes from './minutes.js';
 import * as usage from './usage.js';
 
 export class PostgresAccounting implements AccountingStore {
@@ -30,6 +33,18 @@ export class PostgresAccounting implements AccountingStore {
 
   usage(filter: UsageFilter): Promise<UsageRow[]> {
     return usage.usage(this.primary, filter);
+  }
+
+  addMinutes(rows: MinuteRow[]): Promise<void> {
+    return minutes.addMinutes(this.primary, rows);
+  }
+
+  minutes(filter: MinuteFilter): Promise<MinuteRow[]> {
+    return minutes.minutes(this.primary, filter);
+  }
+
+  pruneMinutes(before: string): Promise<number> {
+    return minutes.pruneMinutes(this.primary, before);
   }
 
   addAudit(entries: AuditEntry[]): Promise<void> {

@@ -14,4 +14,11 @@ export class PostgresHealth implements HealthStore {
     const pools = this.replica === this.primary ? [this.primary] : [this.primary, this.replica];
     await Promise.all(pools.map((pool) => query(pool, { text: 'SELECT 1' })));
   }
+
+  async sizeBytes(): Promise<number> {
+    const { rows } = await query<{ bytes: string }>(this.primary, {
+      text: 'SELECT pg_database_size(current_database()) AS bytes',
+    });
+    return Number(rows[0]!.bytes);
+  }
 }

@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
+import { minutesTable } from '../sql/minutes.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { fillSearchRows } from './search-writes.js';
 
@@ -290,6 +291,11 @@ CREATE TABLE change_log (
     // A key's monthly allowance of search results, apart from its quota of matched lookups (null: none);
     // what it used is counted in quota_use under `search:<key id>` (limits/search-allowance.ts).
     sql: 'ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS search_quota bigint;',
+  },
+  {
+    version: 13,
+    name: 'per-minute counts',
+    sql: minutesTable('text COLLATE "C"', 'bigint'),
   },
 ];
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type Database, open, type RootDatabase } from 'lmdb';
-import type { Entity, IdentifierKind } from '../../vocabulary/entities.js';
+import { ENTITIES, type Entity, type IdentifierKind } from '../../vocabulary/entities.js';
 import { withCommitted } from '../committed.js';
 import { fileModes, privateFile } from '../file-modes.js';
 import type { ServedRecord } from '../records.js';
@@ -24,7 +24,6 @@ type State = 'ready' | { building: WriterId };
 
 /** Bump when the layout of the index changes: an index of another layout is rebuilt. */
 const LAYOUT = 3;
-const ENTITIES: readonly Entity[] = ['people', 'companies'];
 /**
  * 16 KiB pages hold records of up to about 8 KB in the tree itself; with 4 KiB pages, a record of 2 KB
  * or more took an overflow page of its own — twice the bytes written, four times the time per put.

@@ -6,11 +6,14 @@ import type {
   AccountingStore,
   AuditEntry,
   AuditFilter,
+  MinuteFilter,
+  MinuteRow,
   UsageFilter,
   UsageRow,
 } from '../accounting.js';
 import { SqliteAudit } from './audit.js';
 import { SqliteJournal } from './journal.js';
+import { SqliteMinutes } from './minutes.js';
 import type { TurnSnapshot } from './snapshot.js';
 import { SqliteUsage } from './usage.js';
 
@@ -19,6 +22,7 @@ export class SqliteAccounting implements AccountingStore {
   private readonly usageCounts: SqliteUsage;
   private readonly auditLog: SqliteAudit;
   private readonly journal: SqliteJournal;
+  private readonly minuteCounts: SqliteMinutes;
 
   constructor(
     db: Database.Database,
@@ -27,6 +31,7 @@ export class SqliteAccounting implements AccountingStore {
     this.usageCounts = new SqliteUsage(db);
     this.auditLog = new SqliteAudit(db);
     this.journal = new SqliteJournal(db, this.usageCounts, this.auditLog);
+    this.minuteCounts = new SqliteMinutes(db);
   }
 
   async quotaUsed(keyId: string, period: string): Promise<number> {
@@ -45,6 +50,20 @@ export class SqliteAccounting implements AccountingStore {
 
   async usage(filter: UsageFilter): Promise<UsageRow[]> {
     return this.usageCounts.usage(filter);
+  }
+
+  async addMinutes(rows: MinuteRow[]): Promise<void> {
+    this.snapshot.end();
+    this.minuteCounts.add(rows);
+  }
+
+  async minutes(filter: MinuteFilter): Promise<MinuteRow[]> {
+    return this.minuteCounts.read(filter);
+  }
+
+  async pruneMinutes(before: string): Promise<number> {
+    this.snapshot.end();
+    return this.minuteCounts.pruneBefore(before);
   }
 
   async addAudit(entries: AuditEntry[]): Promise<void> {

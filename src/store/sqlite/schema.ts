@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { emailSha256 } from '../../identifiers/email-hash.js';
 import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
+import { minutesTable } from '../sql/minutes.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
 import { POSITIONS_MIGRATION, SEARCH_MIGRATION } from './search-schema.js';
@@ -276,6 +277,8 @@ export const MIGRATIONS: readonly string[] = [
   // 15: a key's monthly allowance of search results, apart from its quota of matched lookups (null: none);
   // what it used is counted in quota_use under `search:<key id>` (limits/search-allowance.ts).
   keysWithSearchQuota(),
+  // 16: requests, outcomes and latency buckets per minute, key and operation (src/store/sql/minutes.ts).
+  minutesTable('TEXT', 'INTEGER', ' WITHOUT ROWID'),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,12 @@
 // The accounting role's contract on every backend: quota counts, usage, the audit log, and folding the journal.
 import { beforeEach, expect, it, vi } from 'vitest';
-import type { AccountingStore, AuditEntry, UsageRow } from '../../../src/store/accounting.js';
+import {
+  type AccountingStore,
+  type AuditEntry,
+  LATENCY_BOUNDS_MS,
+  type MinuteRow,
+  type UsageRow,
+} from '../../../src/store/accounting.js';
 
 const usage = (key_id: string, day: string, counts: Partial<UsageRow> = {}): UsageRow => ({
   key_id,
@@ -13,6 +19,22 @@ const usage = (key_id: string, day: string, counts: Partial<UsageRow> = {}): Usa
   rejected: 0,
   ...counts,
 });
+
+const minute = (key_id: string, at: string, counts: Partial<MinuteRow> = {}): MinuteRow => ({
+  minute: at,
+  key_id,
+  operation: 'people',
+  requests: 0,
+  matched: 0,
+  not_found: 0,
+  ambiguous: 0,
+  rejected: 0,
+  latency: LATENCY_BOUNDS_MS.map(() => 0).concat(0),
+  ...counts,
+});
+
+/** Latency buckets with `n` requests in bucket `i`. */
+const timed = (i: number, n: number) => LATENCY_BOUNDS_MS.map((_, j) => (j === i ? n : 0)).concat(0);
 
 const entry = (at: string, key_id: string, matched: string[] = [], status = 200): AuditEntry => ({
   at,
@@ -66,6 +88,30 @@ export function accountingContract(open: () => AccountingStore) {
       '2025-01-01 k2 company',
       '2025-01-02 k1 people',
     ]);
+  });
+
+  it('adds per-minute counts and latency buckets, reads a range in minute order, and prunes old minutes', async () => {
+    await store.addMinutes([
+      minute('k1', '2025-01-01T10:01', { requests: 2, matched: 2, latency: timed(3, 2) }),
+      minute('k1', '2025-01-01T10:00', { requests: 1, not_found: 1, latency: timed(0, 1) }),
+      minute('k2', '2025-01-01T10:00', { operation: 'company', requests: 1, rejected: 1 }),
+    ]);
+    // Another process's counts of the same minute add up.
+    await store.addMinutes([
+      minute('k1', '2025-01-01T10:01', { requests: 1, matched: 1, latency: timed(3, 1) }),
+    ]);
+    await store.addMinutes([]);
+    expect(await store.minutes({ keyId: 'k1', since: '2025-01-01T10:00' })).toEqual([
+      minute('k1', '2025-01-01T10:00', { requests: 1, not_found: 1, latency: timed(0, 1) }),
+      minute('k1', '2025-01-01T10:01', { requests: 3, matched: 3, latency: timed(3, 3) }),
+    ]);
+    const range = await store.minutes({ since: '2025-01-01T10:00', until: '2025-01-01T10:01' });
+    expect(range.map((r) => `${r.minute} ${r.key_id} ${r.operation}`)).toEqual([
+      '2025-01-01T10:00 k1 people',
+      '2025-01-01T10:00 k2 company',
+    ]);
+    expect(await store.pruneMinutes('2025-01-01T10:01')).toBe(2);
+    expect((await store.minutes({ since: '' })).map((r) => r.minute)).toEqual(['2025-01-01T10:01']);
   });
 
   it('keeps audit entries, finds them by key or by a record they disclosed, and prunes old ones', async () => {

@@ -12,4 +12,10 @@ export function healthContract(open: () => HealthStore) {
   it('answers a ping', async () => {
     await expect(store.ping()).resolves.toBeUndefined();
   });
+
+  it('says how many bytes it takes', async () => {
+    const bytes = await store.sizeBytes();
+    expect(Number.isSafeInteger(bytes)).toBe(true);
+    expect(bytes).toBeGreaterThan(0);
+  });
 }

@@ -41,9 +41,14 @@ import { registerMetrics } from './routes/metrics.js';
 import { registerPeople } from './routes/people.js';
 import { registerSearch } from './routes/search.js';
 import { registerUsage } from './routes/usage.js';
+import { registerWebhooks } from './routes/webhooks.js';
 import type { Flushed } from './shutdown.js';
 import type { StoreLocation } from './store/open.js';
 import type { Store } from './store/store.js';
+import { DEFAULT_RETRY_SCHEDULE } from './vocabulary/webhook-retries.js';
+import type { WatchlistOwned } from './webhooks/endpoints.js';
+import { webhookPoster } from './webhooks/post.js';
+import { hasChangeLog } from './webhooks/start.js';
 
 export interface AppDeps {
   store: Store;
@@ -83,6 +88,13 @@ export interface AppDeps {
   metricsToken?: string | undefined;
   /** /metrics is served on an address of its own (buildMetricsApp): not here. */
   metricsElsewhere?: boolean;
+  /** Webhooks: the retry schedule (seconds), whether private addresses may be reached, the dispatcher's wake. */
+  webhooks?: {
+    retrySchedule?: readonly number[];
+    allowPrivate?: boolean;
+    wake?: () => void;
+    watchlistOwned?: WatchlistOwned;
+  };
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -192,11 +204,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBulk(app, bulk);
   registerUsage(app, { store, accounting });
   registerSearch(app, { store });
+  const poster = webhookPoster({ allowPrivate: deps.webhooks?.allowPrivate ?? false });
+  registerWebhooks(app, {
+    delivering: { store, poster, schedule: deps.webhooks?.retrySchedule ?? DEFAULT_RETRY_SCHEDULE },
+    rules: {
+      allowPrivate: deps.webhooks?.allowPrivate ?? false,
+      watchlistOwned: deps.webhooks?.watchlistOwned,
+    },
+    logEnd: async () => (hasChangeLog(store) ? (await store.changeBounds()).last : 0),
+    wake: deps.webhooks?.wake,
+  });
   registerHealth(app, store, accounting);
   observeService(metrics, {
     accounting,
     ready: async () => (await notReady(store, accounting)) === undefined,
     quotas: () => quotaStanding(store),
+    webhookBacklog: () => store.deliveryBacklog(),
   });
   if (!deps.metricsElsewhere) {
     registerMetrics(app, metrics, deps.metricsToken, (req, problem) => admission.turn(req, problem));
@@ -208,6 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const lookupsFolded = (await accounting?.close()) ?? 0;
     await quota.close();
     await limiter.close?.();
+    poster.close();
     deps.onFlushed?.({ lookupsFolded });
   });
   return app;

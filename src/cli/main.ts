@@ -15,6 +15,7 @@ import { acceptGlobalOptions, isBrokenPipe, STORE_HELP, UsageError } from './opt
 import { registerPrivacy } from './privacy.js';
 import { registerServe } from './serve.js';
 import { registerUsage } from './usage.js';
+import { registerWebhooks } from './webhooks.js';
 
 /** The package's version, read where it is installed (dist/cli and src/cli are both two levels down). */
 function packageVersion(): string {
@@ -51,6 +52,7 @@ registerKeys(program);
 registerUsage(program);
 registerAudit(program);
 registerPrivacy(program);
+registerWebhooks(program);
 registerBackup(program);
 registerMigrate(program);
 hintAfterErrors(program);

@@ -246,6 +246,14 @@ export const RESPONSES = {
     ['X-Request-Id', 'Retry-After'],
     { unavailable: { detail: 'The data store is unavailable; retry shortly.' } },
   ),
+  WebhookBadRequest: problem('The body or query is not one the operation accepts', KEYED, {
+    invalid_parameter: {
+      detail: 'url must not name a loopback, private, link-local, multicast or unspecified address.',
+    },
+  }),
+  WebhookNotFound: problem("No such endpoint, delivery or watchlist of the calling key's", KEYED, {
+    not_found: { detail: 'There is no webhook endpoint wh_4kq2m9x7c1d8e3f5a0b2.' },
+  }),
   NotModified: {
     description: 'The record still has the entity tag given in If-None-Match: no body',
     headers: headers('ETag', 'Enrich-Matched-By', ...KEYED, 'Enrich-Quota-Remaining'),

@@ -5,6 +5,7 @@ import type { KeyStore } from './keys.js';
 import type { RecordStore } from './records.js';
 import type { SearchStore } from './search.js';
 import type { SuppressionStore } from './suppression.js';
+import type { WebhookStore } from './webhooks.js';
 
 /**
  * Every role of a backend in one object. Consumers take the roles they use (auth a KeyStore, search a
@@ -16,7 +17,8 @@ export interface Store
     KeyStore,
     AccountingStore,
     SuppressionStore,
-    HealthStore {
+    HealthStore,
+    WebhookStore {
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export interface StoreRoles {
   accounting: AccountingStore;
   suppression: SuppressionStore;
   health: HealthStore;
+  webhooks: WebhookStore;
 }
 
 /**
@@ -74,6 +77,22 @@ const ROLE_METHODS = {
   },
   suppression: { suppress: true, unsuppress: true, suppressedHashes: true },
   health: { ping: true },
+  webhooks: {
+    createEndpoint: true,
+    getEndpoint: true,
+    listEndpoints: true,
+    updateEndpoint: true,
+    deleteEndpoint: true,
+    rotateEndpointSecret: true,
+    dispatchCursor: true,
+    enqueueDeliveries: true,
+    addDelivery: true,
+    claimDeliveries: true,
+    recordAttempt: true,
+    listDeliveries: true,
+    retryDelivery: true,
+    deliveryBacklog: true,
+  },
 } satisfies { [Role in keyof StoreRoles]: Record<keyof StoreRoles[Role], true> };
 
 /** A role's methods as its implementation types them (SQLite's lookups answer without a promise). */
@@ -87,7 +106,8 @@ export type Composed<R extends StoreRoles> = Answered<RecordStore, R['records']>
   Answered<KeyStore, R['keys']> &
   Answered<AccountingStore, R['accounting']> &
   Answered<SuppressionStore, R['suppression']> &
-  Answered<HealthStore, R['health']>;
+  Answered<HealthStore, R['health']> &
+  Answered<WebhookStore, R['webhooks']>;
 
 /**
  * The Store made of a backend's roles and its own members (`close`, and what only that backend offers).

@@ -8,6 +8,7 @@ import { keysContract } from './contract/keys.js';
 import { recordsContract } from './contract/records.js';
 import { searchContract } from './contract/search.js';
 import { suppressionContract } from './contract/suppression.js';
+import { webhooksContract } from './contract/webhooks.js';
 
 /** Runs every role's contract against a backend; `open` must return an empty store each time. */
 export function describeStoreContract(
@@ -22,5 +23,6 @@ export function describeStoreContract(
     describe('accounting', () => accountingContract(store));
     describe('suppression', () => suppressionContract(store));
     describe('health', () => healthContract(store));
+    describe('webhooks', () => webhooksContract(store));
   });
 }

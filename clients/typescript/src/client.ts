@@ -8,12 +8,14 @@ import type {
   BulkAnswer,
   BulkItem,
   BulkSummary,
+  ChangeWebhook,
   Company,
   CompanyBulkResult,
   CompanyQuery,
   CompanySearchPage,
   CompanySearchRequest,
   CompanySearchResult,
+  CreateWebhook,
   PeopleBulkResult,
   PeopleSearchPage,
   PeopleSearchRequest,
@@ -21,6 +23,11 @@ import type {
   PersonQuery,
   PersonSearchResult,
   Usage,
+  WebhookDeliveries,
+  WebhookDeliveryQuery,
+  WebhookEndpoint,
+  WebhookSecret,
+  WebhookTest,
 } from './types.js';
 
 export interface EnrichOptions {
@@ -203,6 +210,81 @@ export class Enrich {
   /** The calling key's usage this month: per day and operation, totals, and its quota left. */
   usage(options?: CallOptions): Promise<Usage> {
     return this.#call((init) => this.#api.GET('/v1/usage', init), options);
+  }
+
+  /**
+   * Makes a webhook endpoint (scope `changes:write`); the answer's `secret` is shown only this once.
+   * @example const { endpoint, secret } = await enrich.createWebhook({ url: 'https://crm.example.com/hook', types: ['person.job_changed'] });
+   */
+  createWebhook(body: CreateWebhook, options?: CallOptions): Promise<WebhookSecret> {
+    return this.#call((init) => this.#api.POST('/v1/webhooks', { ...init, body }), options);
+  }
+
+  /** The calling key's webhook endpoints, oldest first. */
+  async webhooks(options?: CallOptions): Promise<WebhookEndpoint[]> {
+    return (await this.#call((init) => this.#api.GET('/v1/webhooks', init), options)).data;
+  }
+
+  /** One of the calling key's endpoints; another key's is a 404 (EnrichError). */
+  webhook(id: string, options?: CallOptions): Promise<WebhookEndpoint> {
+    return this.#call(
+      (init) => this.#api.GET('/v1/webhooks/{id}', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** Changes an endpoint's url, types, watchlist or description, or disables (or enables) it. */
+  updateWebhook(id: string, body: ChangeWebhook, options?: CallOptions): Promise<WebhookEndpoint> {
+    return this.#call(
+      (init) => this.#api.PATCH('/v1/webhooks/{id}', { ...init, params: { path: { id } }, body }),
+      options,
+    );
+  }
+
+  /** Removes an endpoint and its delivery log. */
+  async deleteWebhook(id: string, options?: CallOptions): Promise<void> {
+    await this.#call(
+      (init) => this.#api.DELETE('/v1/webhooks/{id}', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** A new secret for an endpoint; the old one still signs deliveries for 24 hours. */
+  rotateWebhookSecret(id: string, options?: CallOptions): Promise<WebhookSecret> {
+    return this.#call(
+      (init) => this.#api.POST('/v1/webhooks/{id}/rotate-secret', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** Delivers a `webhook.test` event to an endpoint now, and says how the attempt went. */
+  testWebhook(id: string, options?: CallOptions): Promise<WebhookTest> {
+    return this.#call(
+      (init) => this.#api.POST('/v1/webhooks/{id}/test', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** A page of an endpoint's deliveries, oldest first; pass `next` as `after` for the following one. */
+  webhookDeliveries(
+    id: string,
+    query: WebhookDeliveryQuery = {},
+    options?: CallOptions,
+  ): Promise<WebhookDeliveries> {
+    return this.#call(
+      (init) => this.#api.GET('/v1/webhooks/{id}/deliveries', { ...init, params: { path: { id }, query } }),
+      options,
+    );
+  }
+
+  /** Attempts a delivery again now, whatever its status. */
+  async retryWebhookDelivery(id: string, deliveryId: string, options?: CallOptions): Promise<void> {
+    const path = { id, delivery_id: deliveryId };
+    await this.#call(
+      (init) =>
+        this.#api.POST('/v1/webhooks/{id}/deliveries/{delivery_id}/retry', { ...init, params: { path } }),
+      options,
+    );
   }
 
   /**

@@ -48,3 +48,19 @@ export interface BulkAnswer<Result> {
   results: Result[];
   summary: BulkSummary;
 }
+/** A webhook endpoint: where events of which types are POSTed, and whether it is enabled. */
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+/** An endpoint and its `whsec_` secret, as made or rotated: the secret appears only here. */
+export type WebhookSecret = Schemas['WebhookSecret'];
+/** What makes an endpoint: its URL and event types, a watchlist and a description if you like. */
+export type CreateWebhook = Schemas['CreateWebhook'];
+/** What changes an endpoint: any of url, types, watchlist, description, disabled. */
+export type ChangeWebhook = Schemas['ChangeWebhook'];
+/** One delivery of one event to an endpoint, with its attempts. */
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+/** A page of an endpoint's deliveries. */
+export type WebhookDeliveries = Schemas['WebhookDeliveries'];
+/** How a test delivery went. */
+export type WebhookTest = Schemas['WebhookTest'];
+/** Which deliveries to list: by status, after a delivery id, how many. */
+export type WebhookDeliveryQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;

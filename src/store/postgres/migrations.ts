@@ -5,6 +5,7 @@ import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { fillSearchRows } from './search-writes.js';
+import { WEBHOOKS_MIGRATION } from './webhooks.js';
 
 export interface Migration {
   version: number;
@@ -270,6 +271,7 @@ ANALYZE people_positions;
 ANALYZE people_search;
 `,
   },
+  { version: 11, name: 'webhook endpoints, deliveries and the dispatch cursor', sql: WEBHOOKS_MIGRATION },
 ];
 
 /** People read per round of the name-at-company fill. */

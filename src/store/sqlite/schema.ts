@@ -6,6 +6,7 @@ import type { Person } from '../../schemas/person.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
 import { POSITIONS_MIGRATION, SEARCH_MIGRATION } from './search-schema.js';
+import { WEBHOOKS_MIGRATION } from './webhooks.js';
 
 const recordTables = (records: string, idents: string) => `
   CREATE TABLE ${records} (
@@ -241,6 +242,8 @@ export const MIGRATIONS: readonly string[] = [
   POSITIONS_MIGRATION,
   // 13: the keys' table named as on PostgreSQL (keysNamedAsOnPostgres).
   keysNamedAsOnPostgres(),
+  // 14: webhook endpoints, the deliveries owed to them and the dispatcher's cursor (./webhooks.ts).
+  WEBHOOKS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

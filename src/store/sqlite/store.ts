@@ -17,6 +17,7 @@ import { SqliteSearch } from './search.js';
 import { registerSearchFunctions, SqliteSearchWrites } from './search-writes.js';
 import { TurnSnapshot } from './snapshot.js';
 import { SqliteSuppression } from './suppression.js';
+import { SqliteWebhooks } from './webhooks.js';
 
 export interface SqliteStoreOptions {
   /** Open an existing database without writing to it (no migration, no WAL switch). */
@@ -56,6 +57,7 @@ function sqliteRoles(db: Database.Database) {
       accounting: new SqliteAccounting(db, snapshot),
       suppression: new SqliteSuppression(db, writes, snapshot),
       health: new SqliteHealth(db),
+      webhooks: new SqliteWebhooks(db, snapshot),
     },
   };
 }

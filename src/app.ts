@@ -41,6 +41,7 @@ import { registerMetrics } from './routes/metrics.js';
 import { registerPeople } from './routes/people.js';
 import { registerSearch } from './routes/search.js';
 import { registerUsage } from './routes/usage.js';
+import { registerWatchlists } from './routes/watchlists.js';
 import type { Flushed } from './shutdown.js';
 import type { StoreLocation } from './store/open.js';
 import type { Store } from './store/store.js';
@@ -192,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBulk(app, bulk);
   registerUsage(app, { store, accounting });
   registerSearch(app, { store });
+  registerWatchlists(app, store);
   registerHealth(app, store, accounting);
   observeService(metrics, {
     accounting,

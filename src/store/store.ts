@@ -5,6 +5,7 @@ import type { KeyStore } from './keys.js';
 import type { RecordStore } from './records.js';
 import type { SearchStore } from './search.js';
 import type { SuppressionStore } from './suppression.js';
+import type { WatchlistStore } from './watchlists.js';
 
 /**
  * Every role of a backend in one object. Consumers take the roles they use (auth a KeyStore, search a
@@ -16,6 +17,7 @@ export interface Store
     KeyStore,
     AccountingStore,
     SuppressionStore,
+    WatchlistStore,
     HealthStore {
   close(): Promise<void>;
 }
@@ -32,6 +34,7 @@ export interface StoreRoles {
   keys: KeyStore;
   accounting: AccountingStore;
   suppression: SuppressionStore;
+  watchlists: WatchlistStore;
   health: HealthStore;
 }
 
@@ -73,6 +76,16 @@ const ROLE_METHODS = {
     forgetJournal: true,
   },
   suppression: { suppress: true, unsuppress: true, suppressedHashes: true },
+  watchlists: {
+    createWatchlist: true,
+    getWatchlist: true,
+    listWatchlists: true,
+    deleteWatchlist: true,
+    addWatchEntries: true,
+    listWatchEntries: true,
+    deleteWatchEntry: true,
+    watchedIn: true,
+  },
   health: { ping: true },
 } satisfies { [Role in keyof StoreRoles]: Record<keyof StoreRoles[Role], true> };
 
@@ -87,6 +100,7 @@ export type Composed<R extends StoreRoles> = Answered<RecordStore, R['records']>
   Answered<KeyStore, R['keys']> &
   Answered<AccountingStore, R['accounting']> &
   Answered<SuppressionStore, R['suppression']> &
+  Answered<WatchlistStore, R['watchlists']> &
   Answered<HealthStore, R['health']>;
 
 /**

@@ -38,7 +38,8 @@ export async function createTestDatabase(
       onAdminDatabase(
         database.url,
         `TRUNCATE people, people_ident, people_search, companies, companies_ident, companies_search, api_keys, quota_use,
-          key_usage, audit_log, audit_match, suppressions, journal_folds, retired_key_hashes RESTART IDENTITY`,
+          key_usage, audit_log, audit_match, suppressions, journal_folds, retired_key_hashes, watchlists,
+          watchlist_entries RESTART IDENTITY`,
       ),
     drop: () => onAdminDatabase(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };

@@ -22,4 +22,9 @@ export type {
   ProblemCode,
   Scope,
   Usage,
+  WatchEntry,
+  WatchEntryPage,
+  WatchEntryRequest,
+  WatchEntryResult,
+  Watchlist,
 } from './types.js';

@@ -12,6 +12,7 @@ import { createPool } from './pool.js';
 import { PostgresRecords } from './records.js';
 import { PostgresSearch } from './search.js';
 import { PostgresSuppression } from './suppression.js';
+import { PostgresWatchlists } from './watchlists.js';
 
 export { DatabaseNotMigratedError, migratePostgres, postgresSchemaStatus } from './migrate.js';
 
@@ -35,6 +36,7 @@ function postgresStore(primary: pg.Pool, replica: pg.Pool) {
     keys: new PostgresKeys(primary, replica),
     accounting: new PostgresAccounting(primary),
     suppression: new PostgresSuppression(primary, records),
+    watchlists: new PostgresWatchlists(primary),
     health: new PostgresHealth(primary, replica),
   };
   return composeStore(roles, {

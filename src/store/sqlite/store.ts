@@ -17,6 +17,7 @@ import { SqliteSearch } from './search.js';
 import { registerSearchFunctions, SqliteSearchWrites } from './search-writes.js';
 import { TurnSnapshot } from './snapshot.js';
 import { SqliteSuppression } from './suppression.js';
+import { SqliteWatchlists } from './watchlists.js';
 
 export interface SqliteStoreOptions {
   /** Open an existing database without writing to it (no migration, no WAL switch). */
@@ -55,6 +56,7 @@ function sqliteRoles(db: Database.Database) {
       keys: new SqliteKeys(db, snapshot),
       accounting: new SqliteAccounting(db, snapshot),
       suppression: new SqliteSuppression(db, writes, snapshot),
+      watchlists: new SqliteWatchlists(db, snapshot),
       health: new SqliteHealth(db),
     },
   };

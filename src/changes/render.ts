@@ -9,8 +9,7 @@ export function eventId(seq: number): string {
 /** The event's sequence number, or undefined when `id` is not an event id. */
 export function eventSeq(id: string): number | undefined {
   const match = /^evt_(\d{16})$/.exec(id);
-  const seq = match ? Number(match[1]) : undefined;
-  return seq !== undefined && encodeCursor(seq) === cursor ? seq : undefined;
+  return match ? Number(match[1]) : undefined;
 }
 
 /** The event exactly as listed and delivered: id, type, timestamp, data, in that order. */

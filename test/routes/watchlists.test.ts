@@ -1,6 +1,7 @@
 // /v1/watchlists: a key's own watchlists, entries resolved as lookups resolve them (JSON and NDJSON), paged
 // and removed; another key's watchlist is a 404.
 import { createHash } from 'node:crypto';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, ROBERT, seed, type TestApp, testApp } from '../helpers/app.js';
 
@@ -232,5 +233,53 @@ describe.each(BACKENDS)('on %s', (backend) => {
     const { id } = await create('Guarded');
     expect((await ndjson(reader, id, [line])).statusCode).toBe(403);
     expect((await call(writer, 'GET', `/v1/watchlists/${id}`)).json().size).toBe(0);
+  });
+});
+
+describe('an NDJSON body over a socket', () => {
+  it('is answered batch by batch as it arrives, before the client has sent the rest', async () => {
+    const t = await testApp('sqlite');
+    try {
+      const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { auth } = await t.newKey({ scopes: ['changes:read', 'changes:write'] });
+      const made = await t.app.inject({
+        method: 'POST',
+        url: '/v1/watchlists',
+        headers: { authorization: auth },
+        payload: { name: 'Socket' },
+      });
+      const lines = (n: number, from: number) =>
+        Array.from({ length: n }, (_, i) => `{"person":{"id":"fp000000000001"},"ref":"r${from + i}"}\n`).join(
+          '',
+        );
+      const request = http.request(`${url}/v1/watchlists/${made.json().id}/entries`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/x-ndjson' },
+      });
+      const response = new Promise<http.IncomingMessage>((resolve) => request.once('response', resolve));
+      request.write(lines(1000, 0));
+      const res = await response;
+      expect(res.statusCode).toBe(200);
+      let body = '';
+      res.setEncoding('utf8');
+      const firstBatch = new Promise<void>((resolve) => {
+        res.on('data', (text: string) => {
+          body += text;
+          if (body.split('\n').length > 1000) resolve();
+        });
+      });
+      // The first thousand results come while the request is still open.
+      await firstBatch;
+      request.end(lines(500, 1000));
+      await new Promise((resolve) => res.once('end', resolve));
+      const results = body
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(results).toHaveLength(1500);
+      expect(results.at(-1)).toEqual({ ref: 'r1499', status: 'watching', person_id: 'fp000000000001' });
+    } finally {
+      await t.close();
+    }
   });
 });

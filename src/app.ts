@@ -41,12 +41,12 @@ import { registerMetrics } from './routes/metrics.js';
 import { registerPeople } from './routes/people.js';
 import { registerSearch } from './routes/search.js';
 import { registerUsage } from './routes/usage.js';
+import { registerWatchlists } from './routes/watchlists.js';
 import { registerWebhooks } from './routes/webhooks.js';
 import type { Flushed } from './shutdown.js';
 import type { StoreLocation } from './store/open.js';
 import type { Store } from './store/store.js';
 import { DEFAULT_RETRY_SCHEDULE } from './vocabulary/webhook-retries.js';
-import type { WatchlistOwned } from './webhooks/endpoints.js';
 import { webhookPoster } from './webhooks/post.js';
 import { hasChangeLog } from './webhooks/start.js';
 
@@ -93,7 +93,6 @@ export interface AppDeps {
     retrySchedule?: readonly number[];
     allowPrivate?: boolean;
     wake?: () => void;
-    watchlistOwned?: WatchlistOwned;
   };
 }
 
@@ -204,12 +203,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBulk(app, bulk);
   registerUsage(app, { store, accounting });
   registerSearch(app, { store });
+  registerWatchlists(app, store);
   const poster = webhookPoster({ allowPrivate: deps.webhooks?.allowPrivate ?? false });
   registerWebhooks(app, {
     delivering: { store, poster, schedule: deps.webhooks?.retrySchedule ?? DEFAULT_RETRY_SCHEDULE },
     rules: {
       allowPrivate: deps.webhooks?.allowPrivate ?? false,
-      watchlistOwned: deps.webhooks?.watchlistOwned,
+      watchlistOwned: async (keyId, id) => (await store.getWatchlist(keyId, id)) !== undefined,
     },
     logEnd: async () => (hasChangeLog(store) ? (await store.changeBounds()).last : 0),
     wake: deps.webhooks?.wake,

@@ -5,10 +5,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProblemError } from '../errors.js';
 import { PROBLEM_TYPE, problemDocument } from './problem.js';
 
-/** A bulk stream: an NDJSON body to a bulk path, paced by the server and bounded by its line count. */
+/**
+ * A stream: an NDJSON body to a bulk path or a watchlist's entries, read as fast as the server answers it
+ * and bounded by its line count.
+ */
 function isStream(req: IncomingMessage): boolean {
   const type = req.headers['content-type'] ?? '';
-  return type.startsWith('application/x-ndjson') && (req.url ?? '').includes('/bulk');
+  const url = req.url ?? '';
+  return type.startsWith('application/x-ndjson') && (url.includes('/bulk') || url.includes('/entries'));
 }
 
 /** True when the request has a body still to come. */

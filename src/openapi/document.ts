@@ -7,6 +7,7 @@ import { Person } from '../schemas/person.js';
 import { Problem } from '../schemas/problem.js';
 import { SEARCH_SCHEMAS } from '../schemas/search.js';
 import { Usage } from '../schemas/usage.js';
+import { WATCHLIST_SCHEMAS } from '../schemas/watchlists.js';
 import { WEBHOOK_SCHEMAS } from '../webhooks/schemas.js';
 import { HEADERS, headers, publicResponses, RESPONSES, TRY_IT } from './components.js';
 
@@ -31,7 +32,7 @@ Errors are \`application/problem+json\` with a stable \`code\`. Each key has a t
 export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
 
 /** The named schemas: generated clients get a type of each name. */
-const SCHEMAS = [Person, Company, Problem, Usage, ...SEARCH_SCHEMAS, ...WEBHOOK_SCHEMAS];
+const SCHEMAS = [Person, Company, Problem, Usage, ...SEARCH_SCHEMAS, ...WATCHLIST_SCHEMAS, ...WEBHOOK_SCHEMAS];
 
 type Document = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>> };
 
@@ -82,6 +83,7 @@ export async function registerOpenapi(app: FastifyInstance): Promise<void> {
         { name: 'lookups', description: 'Person and company lookups' },
         { name: 'search', description: 'Finding people and companies by filters and text' },
         { name: 'usage', description: "The calling key's own usage" },
+        { name: 'watchlists', description: 'The people and companies whose changes a key follows' },
         {
           name: 'webhooks',
           description: 'Change events POSTed to your endpoints, signed (Standard Webhooks)',

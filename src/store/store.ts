@@ -5,6 +5,7 @@ import type { KeyStore } from './keys.js';
 import type { RecordStore } from './records.js';
 import type { SearchStore } from './search.js';
 import type { SuppressionStore } from './suppression.js';
+import type { WatchlistStore } from './watchlists.js';
 import type { WebhookStore } from './webhooks.js';
 
 /**
@@ -17,6 +18,7 @@ export interface Store
     KeyStore,
     AccountingStore,
     SuppressionStore,
+    WatchlistStore,
     HealthStore,
     WebhookStore {
   close(): Promise<void>;
@@ -34,6 +36,7 @@ export interface StoreRoles {
   keys: KeyStore;
   accounting: AccountingStore;
   suppression: SuppressionStore;
+  watchlists: WatchlistStore;
   health: HealthStore;
   webhooks: WebhookStore;
 }
@@ -76,6 +79,16 @@ const ROLE_METHODS = {
     forgetJournal: true,
   },
   suppression: { suppress: true, unsuppress: true, suppressedHashes: true },
+  watchlists: {
+    createWatchlist: true,
+    getWatchlist: true,
+    listWatchlists: true,
+    deleteWatchlist: true,
+    addWatchEntries: true,
+    listWatchEntries: true,
+    deleteWatchEntry: true,
+    watchedIn: true,
+  },
   health: { ping: true },
   webhooks: {
     createEndpoint: true,
@@ -106,6 +119,7 @@ export type Composed<R extends StoreRoles> = Answered<RecordStore, R['records']>
   Answered<KeyStore, R['keys']> &
   Answered<AccountingStore, R['accounting']> &
   Answered<SuppressionStore, R['suppression']> &
+  Answered<WatchlistStore, R['watchlists']> &
   Answered<HealthStore, R['health']> &
   Answered<WebhookStore, R['webhooks']>;
 

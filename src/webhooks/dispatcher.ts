@@ -2,16 +2,18 @@
 // attempts the due ones, at most 10 at once per endpoint and a bounded number in all, never in a request's
 // way. Killed at any point, it loses nothing: the cursor moves in the transaction that records deliveries,
 // and a delivery claimed by a process that died is claimed again when its lease ends.
+import type { WatchedLookup } from '../changes/watch.js';
 import type { ChangeStore } from '../store/changes.js';
 import type { ClaimedDelivery, StoredEndpoint } from '../store/webhooks.js';
 import { attemptDelivery, type Delivering } from './deliver.js';
-import { planDeliveries, type WatchlistFilter } from './plan.js';
+import { planDeliveries } from './plan.js';
 import { ATTEMPT_TIMEOUT_MS } from './post.js';
 
 /** What a dispatcher needs; its `poster` is its own, closed with it. */
 export interface DispatcherOptions extends Delivering {
   changes: ChangeStore;
-  watchlists?: WatchlistFilter;
+  /** Which events a watchlist watches (the store's watchlists role). */
+  watchlists: WatchedLookup;
   /** Attempts in flight per endpoint (10) and in all (100). */
   perEndpoint?: number;
   inFlight?: number;

@@ -1,30 +1,23 @@
 // Which endpoint is owed which event: the pure half of turning the change log into deliveries.
 import type { LoggedEvent } from '../changes/events.js';
 import { eventId, renderEvent } from '../changes/render.js';
+import { type WatchedLookup, watchedEvents } from '../changes/watch.js';
 import type { NewDelivery, StoredEndpoint } from '../store/webhooks.js';
 
 /**
- * Tells which of a page of events a watchlist watches (their sequence numbers): the people and companies
- * of its entries, a company entry's joiners and leavers too. Given by the watchlists' code.
- */
-export interface WatchlistFilter {
-  watched(watchlistId: string, events: readonly LoggedEvent[]): Promise<ReadonlySet<number>>;
-}
-
-/**
  * The deliveries a page of events makes, in event order: each enabled endpoint gets the events of its
- * types made after it was, of its watchlist's people and companies when it has one (none without a filter).
+ * types made after it was, only those of its watchlist's people and companies when it has one.
  */
 export async function planDeliveries(
   events: readonly LoggedEvent[],
   endpoints: readonly StoredEndpoint[],
-  watchlists: WatchlistFilter | undefined,
+  watchlists: WatchedLookup,
 ): Promise<NewDelivery[]> {
   const watched = new Map<string, ReadonlySet<number>>();
   for (const endpoint of endpoints) {
     const list = endpoint.watchlist;
     if (list === null || watched.has(list)) continue;
-    watched.set(list, watchlists ? await watchlists.watched(list, events) : new Set());
+    watched.set(list, new Set((await watchedEvents(watchlists, list, events)).map((event) => event.seq)));
   }
   const deliveries: NewDelivery[] = [];
   for (const event of events) {

@@ -1,9 +1,9 @@
 // The dispatcher a server runs (the primary process, or the only one): its settings from the config.
 import type { Metrics } from '../metrics.js';
 import type { ChangeStore } from '../store/changes.js';
+import type { WatchlistStore } from '../store/watchlists.js';
 import type { WebhookStore } from '../store/webhooks.js';
 import { WebhookDispatcher } from './dispatcher.js';
-import type { WatchlistFilter } from './plan.js';
 import { webhookPoster } from './post.js';
 
 export interface DispatchSettings {
@@ -17,10 +17,9 @@ export interface DispatchSettings {
  */
 export function startDispatch(
   settings: DispatchSettings,
-  store: WebhookStore,
+  store: WebhookStore & WatchlistStore,
   metrics: Pick<Metrics, 'webhookDeliveries'>,
   onError: (error: unknown) => void,
-  watchlists?: WatchlistFilter,
 ): WebhookDispatcher | undefined {
   if (!hasChangeLog(store)) return undefined;
   const dispatcher = new WebhookDispatcher({
@@ -28,7 +27,7 @@ export function startDispatch(
     changes: store,
     poster: webhookPoster({ allowPrivate: settings.webhookAllowPrivate }),
     schedule: settings.webhookRetrySchedule,
-    watchlists,
+    watchlists: store,
     onError,
     onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
   });

@@ -38,8 +38,8 @@ export async function createTestDatabase(
       onAdminDatabase(
         database.url,
         `TRUNCATE people, people_ident, people_search, companies, companies_ident, companies_search, api_keys, quota_use,
-          key_usage, audit_log, audit_match, suppressions, journal_folds, retired_key_hashes, webhook_endpoints,
-          webhook_deliveries RESTART IDENTITY; UPDATE webhook_dispatch SET cursor = 0`,
+          key_usage, audit_log, audit_match, suppressions, journal_folds, retired_key_hashes, watchlists,
+          watchlist_entries, webhook_endpoints, webhook_deliveries RESTART IDENTITY; UPDATE webhook_dispatch SET cursor = 0`,
       ),
     drop: () => onAdminDatabase(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };

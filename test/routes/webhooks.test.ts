@@ -80,6 +80,17 @@ describe.each(BACKENDS)('on %s', (backend) => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it("takes the key's own watchlist, and not another key's", async () => {
+    const list = await call(writer.auth, 'POST', '/v1/watchlists', { name: 'crm' });
+    expect(list.statusCode).toBe(201);
+    const { id } = list.json();
+    const made = await create({ watchlist: id });
+    expect(made.endpoint).toMatchObject({ watchlist: id });
+    const other = await t.newKey({ scopes: ['changes:write'] });
+    const refused = await call(other.auth, 'POST', '/v1/webhooks', { url: receiver.url, types: ['person.created'], watchlist: id });
+    expect(refused.statusCode).toBe(404);
+  });
+
   it('changes, disables and removes an endpoint', async () => {
     const { endpoint } = await create();
     const patched = await call(writer.auth, 'PATCH', `/v1/webhooks/${endpoint.id}`, {

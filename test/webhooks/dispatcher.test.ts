@@ -88,6 +88,7 @@ for (const backend of BACKENDS) {
         const made = new WebhookDispatcher({
           store,
           changes: log,
+          watchlists: store,
           poster: webhookPoster({ allowPrivate: true }),
           schedule: SHORT,
           pollMs: 50,
@@ -123,6 +124,25 @@ for (const backend of BACKENDS) {
       const deliveries = await store.listDeliveries(endpoint.id, { limit: 100 });
       expect(deliveries.every((d) => d.status === 'delivered' && d.attempts.length === 1)).toBe(true);
       expect(deliveries[0]!.attempts[0]).toMatchObject({ status_code: 200, error: null, response: 'thanks' });
+    });
+
+    it("delivers to a watchlist's endpoint only the events of its people and companies", async () => {
+      const { store, receiver, log, dispatcher } = await setUp();
+      await store.createWatchlist({ id: 'wl_crm', key_id: 'key_a', name: 'crm', created_at: new Date().toISOString() });
+      await store.addWatchEntries('wl_crm', [
+        { kind: 'person', record_id: 'fp000000000002', ref: null },
+        { kind: 'company', record_id: 'f000000000009', ref: null },
+      ]);
+      const endpoint = endpointAt(receiver.url, { watchlist: 'wl_crm' });
+      await store.createEndpoint(endpoint);
+      dispatcher().start();
+      const joined = jobChange(7);
+      if (joined.type === 'person.job_changed') joined.data.current!.company_id = 'f000000000009';
+      const logged = log.append(jobChange(1), jobChange(2), jobChange(3), joined);
+      await until(() => receiver.received.length >= 2);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const ids = receiver.received.map((r) => r.headers['webhook-id']).sort();
+      expect(ids).toEqual([renderEvent(logged[1]!).id, renderEvent(logged[3]!).id]);
     });
 
     it('retries a receiver that is down with the same webhook-id until it is up', async () => {
@@ -210,6 +230,7 @@ for (const backend of BACKENDS) {
         const second = new WebhookDispatcher({
           store: other,
           changes: log,
+          watchlists: other,
           poster: webhookPoster({ allowPrivate: true }),
           schedule: SHORT,
           pollMs: 50,

@@ -8,14 +8,12 @@ import type {
   BulkAnswer,
   BulkItem,
   BulkSummary,
-  ChangeWebhook,
   Company,
   CompanyBulkResult,
   CompanyQuery,
   CompanySearchPage,
   CompanySearchRequest,
   CompanySearchResult,
-  CreateWebhook,
   PeopleBulkResult,
   PeopleSearchPage,
   PeopleSearchRequest,
@@ -23,6 +21,14 @@ import type {
   PersonQuery,
   PersonSearchResult,
   Usage,
+  WatchEntriesResponse,
+  WatchEntry,
+  WatchEntryPage,
+  WatchEntryRequest,
+  WatchEntryResult,
+  Watchlist,
+  ChangeWebhook,
+  CreateWebhook,
   WebhookDeliveries,
   WebhookDeliveryQuery,
   WebhookEndpoint,
@@ -210,6 +216,103 @@ export class Enrich {
   /** The calling key's usage this month: per day and operation, totals, and its quota left. */
   usage(options?: CallOptions): Promise<Usage> {
     return this.#call((init) => this.#api.GET('/v1/usage', init), options);
+  }
+
+  /**
+   * A new, empty watchlist (scope `changes:write`): people and companies whose changes the key follows.
+   * @example const { id } = await enrich.createWatchlist('Champions at open deals');
+   */
+  createWatchlist(name: string, options?: CallOptions): Promise<Watchlist> {
+    return this.#call((init) => this.#api.POST('/v1/watchlists', { ...init, body: { name } }), options);
+  }
+
+  /** The key's watchlists, oldest first. */
+  async watchlists(options?: CallOptions): Promise<Watchlist[]> {
+    return (await this.#call((init) => this.#api.GET('/v1/watchlists', init), options)).data;
+  }
+
+  /** One of the key's watchlists, or null when it has none of that id. */
+  watchlist(id: string, options?: CallOptions): Promise<Watchlist | null> {
+    return orNull(
+      this.#call(
+        (init) => this.#api.GET('/v1/watchlists/{id}', { ...init, params: { path: { id } } }),
+        options,
+      ),
+    );
+  }
+
+  /** Deletes one of the key's watchlists and its entries. */
+  async deleteWatchlist(id: string, options?: CallOptions): Promise<void> {
+    await this.#call(
+      (init) => this.#api.DELETE('/v1/watchlists/{id}', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /**
+   * Watches people and companies found by any lookup identifier: one request per chunk of `chunkSize`
+   * entries (at most 1,000), one at a time. Resolves with every entry's result in the order given
+   * (`watching` with the id found, or the problem its lookup would answer) and the watchlist's size after.
+   * @example await enrich.addWatchlistEntries(id, [{ person: { work_email: 'jane@acme.com.au' }, ref: 'crm-1' }]);
+   */
+  async addWatchlistEntries(
+    id: string,
+    entries: readonly WatchEntryRequest[],
+    options: Omit<BulkOptions, 'fields' | 'concurrency'> = {},
+  ): Promise<{ results: WatchEntryResult[]; size: number }> {
+    const size = Math.min(MAX_BULK_ITEMS, Math.max(1, Math.floor(options.chunkSize ?? MAX_BULK_ITEMS)));
+    const answers = await inChunks(
+      entries,
+      size,
+      1,
+      (chunk, signal) =>
+        this.#call(
+          (init) =>
+            this.#api.POST('/v1/watchlists/{id}/entries', {
+              ...init,
+              params: { path: { id } },
+              body: { entries: chunk },
+            }) as Promise<Answer<WatchEntriesResponse>>,
+          { ...options, signal },
+        ),
+      options.signal,
+    );
+    return { results: answers.flatMap((answer) => answer.results), size: answers.at(-1)?.size ?? 0 };
+  }
+
+  /** One page of a watchlist's entries, in the order added; pass its `next` as `after` for the following. */
+  watchlistEntries(
+    id: string,
+    page: { after?: string; limit?: number } = {},
+    options?: CallOptions,
+  ): Promise<WatchEntryPage> {
+    return this.#call(
+      (init) =>
+        this.#api.GET('/v1/watchlists/{id}/entries', { ...init, params: { path: { id }, query: page } }),
+      options,
+    );
+  }
+
+  /** Every entry of a watchlist, page after page. */
+  async *watchlistEntriesAll(id: string, options?: CallOptions): AsyncGenerator<WatchEntry> {
+    for (let after: string | undefined; ; ) {
+      const page = await this.watchlistEntries(id, after === undefined ? {} : { after }, options);
+      yield* page.data;
+      if (!page.has_more || page.next === null) return;
+      after = page.next;
+    }
+  }
+
+  /** Stops watching one entry (its `id` as listed). */
+  async deleteWatchlistEntry(id: string, entryId: string, options?: CallOptions): Promise<void> {
+    await this.#call(
+      (init) =>
+        this.#api.DELETE('/v1/watchlists/{id}/entries/{entry_id}', {
+          ...init,
+          params: { path: { id, entry_id: entryId } },
+        }),
+      options,
+    );
   }
 
   /**

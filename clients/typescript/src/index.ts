@@ -2,18 +2,17 @@
 export { type BulkOptions, type CallOptions, Enrich, type EnrichOptions, MAX_BULK_ITEMS } from './client.js';
 export { EnrichError, UNEXPECTED_RESPONSE } from './errors.js';
 export type { paths } from './schema.js';
+export { verifyWebhook, WebhookVerificationError } from './verify.js';
 export type {
   BulkAnswer,
   BulkItem,
   BulkSummary,
-  ChangeWebhook,
   Company,
   CompanyBulkResult,
   CompanyQuery,
   CompanySearchPage,
   CompanySearchRequest,
   CompanySearchResult,
-  CreateWebhook,
   PeopleBulkResult,
   PeopleSearchPage,
   PeopleSearchRequest,
@@ -24,6 +23,13 @@ export type {
   ProblemCode,
   Scope,
   Usage,
+  WatchEntry,
+  WatchEntryPage,
+  WatchEntryRequest,
+  WatchEntryResult,
+  Watchlist,
+  ChangeWebhook,
+  CreateWebhook,
   WebhookDeliveries,
   WebhookDelivery,
   WebhookDeliveryQuery,
@@ -31,4 +37,3 @@ export type {
   WebhookSecret,
   WebhookTest,
 } from './types.js';
-export { verifyWebhook, WebhookVerificationError } from './verify.js';

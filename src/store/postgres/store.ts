@@ -12,6 +12,7 @@ import { createPool } from './pool.js';
 import { PostgresRecords } from './records.js';
 import { PostgresSearch } from './search.js';
 import { PostgresSuppression } from './suppression.js';
+import { PostgresWatchlists } from './watchlists.js';
 import { PostgresWebhooks } from './webhooks.js';
 
 export { DatabaseNotMigratedError, migratePostgres, postgresSchemaStatus } from './migrate.js';
@@ -36,6 +37,7 @@ function postgresStore(primary: pg.Pool, replica: pg.Pool) {
     keys: new PostgresKeys(primary, replica),
     accounting: new PostgresAccounting(primary),
     suppression: new PostgresSuppression(primary, records),
+    watchlists: new PostgresWatchlists(primary),
     health: new PostgresHealth(primary, replica),
     webhooks: new PostgresWebhooks(primary),
   };

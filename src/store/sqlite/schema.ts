@@ -242,7 +242,26 @@ export const MIGRATIONS: readonly string[] = [
   POSITIONS_MIGRATION,
   // 13: the keys' table named as on PostgreSQL (keysNamedAsOnPostgres).
   keysNamedAsOnPostgres(),
-  // 14: webhook endpoints, the deliveries owed to them and the dispatcher's cursor (./webhooks.ts).
+  // 14: a key's watchlists and their entries (src/store/watchlists.ts): one entry per kind and record in a
+  // watchlist, numbered in the order first added; `size` kept with the entries, so a listing counts none.
+  `CREATE TABLE watchlists (
+     id TEXT PRIMARY KEY,
+     key_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     size INTEGER NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX watchlists_key ON watchlists (key_id, created_at);
+   CREATE TABLE watchlist_entries (
+     seq INTEGER PRIMARY KEY,
+     watchlist_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     record_id TEXT NOT NULL,
+     ref TEXT,
+     UNIQUE (watchlist_id, kind, record_id)
+   );
+   CREATE INDEX watchlist_entries_list ON watchlist_entries (watchlist_id, seq);`,
+  // 15: webhook endpoints, the deliveries owed to them and the dispatcher's cursor (./webhooks.ts).
   WEBHOOKS_MIGRATION,
 ];
 

@@ -17,6 +17,7 @@ import { SqliteSearch } from './search.js';
 import { registerSearchFunctions, SqliteSearchWrites } from './search-writes.js';
 import { TurnSnapshot } from './snapshot.js';
 import { SqliteSuppression } from './suppression.js';
+import { SqliteWatchlists } from './watchlists.js';
 import { SqliteWebhooks } from './webhooks.js';
 
 export interface SqliteStoreOptions {
@@ -56,6 +57,7 @@ function sqliteRoles(db: Database.Database) {
       keys: new SqliteKeys(db, snapshot),
       accounting: new SqliteAccounting(db, snapshot),
       suppression: new SqliteSuppression(db, writes, snapshot),
+      watchlists: new SqliteWatchlists(db, snapshot),
       health: new SqliteHealth(db),
       webhooks: new SqliteWebhooks(db, snapshot),
     },

@@ -32,7 +32,15 @@ Errors are \`application/problem+json\` with a stable \`code\`. Each key has a t
 export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
 
 /** The named schemas: generated clients get a type of each name. */
-const SCHEMAS = [Person, Company, Problem, Usage, ...SEARCH_SCHEMAS, ...WATCHLIST_SCHEMAS, ...WEBHOOK_SCHEMAS];
+const SCHEMAS = [
+  Person,
+  Company,
+  Problem,
+  Usage,
+  ...SEARCH_SCHEMAS,
+  ...WATCHLIST_SCHEMAS,
+  ...WEBHOOK_SCHEMAS,
+];
 
 type Document = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>> };
 

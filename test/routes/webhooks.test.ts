@@ -87,7 +87,11 @@ describe.each(BACKENDS)('on %s', (backend) => {
     const made = await create({ watchlist: id });
     expect(made.endpoint).toMatchObject({ watchlist: id });
     const other = await t.newKey({ scopes: ['changes:write'] });
-    const refused = await call(other.auth, 'POST', '/v1/webhooks', { url: receiver.url, types: ['person.created'], watchlist: id });
+    const refused = await call(other.auth, 'POST', '/v1/webhooks', {
+      url: receiver.url,
+      types: ['person.created'],
+      watchlist: id,
+    });
     expect(refused.statusCode).toBe(404);
   });
 

@@ -128,7 +128,12 @@ for (const backend of BACKENDS) {
 
     it("delivers to a watchlist's endpoint only the events of its people and companies", async () => {
       const { store, receiver, log, dispatcher } = await setUp();
-      await store.createWatchlist({ id: 'wl_crm', key_id: 'key_a', name: 'crm', created_at: new Date().toISOString() });
+      await store.createWatchlist({
+        id: 'wl_crm',
+        key_id: 'key_a',
+        name: 'crm',
+        created_at: new Date().toISOString(),
+      });
       await store.addWatchEntries('wl_crm', [
         { kind: 'person', record_id: 'fp000000000002', ref: null },
         { kind: 'company', record_id: 'f000000000009', ref: null },

@@ -2,17 +2,18 @@
 export { type BulkOptions, type CallOptions, Enrich, type EnrichOptions, MAX_BULK_ITEMS } from './client.js';
 export { EnrichError, UNEXPECTED_RESPONSE } from './errors.js';
 export type { paths } from './schema.js';
-export { verifyWebhook, WebhookVerificationError } from './verify.js';
 export type {
   BulkAnswer,
   BulkItem,
   BulkSummary,
+  ChangeWebhook,
   Company,
   CompanyBulkResult,
   CompanyQuery,
   CompanySearchPage,
   CompanySearchRequest,
   CompanySearchResult,
+  CreateWebhook,
   PeopleBulkResult,
   PeopleSearchPage,
   PeopleSearchRequest,
@@ -28,8 +29,6 @@ export type {
   WatchEntryRequest,
   WatchEntryResult,
   Watchlist,
-  ChangeWebhook,
-  CreateWebhook,
   WebhookDeliveries,
   WebhookDelivery,
   WebhookDeliveryQuery,
@@ -37,3 +36,4 @@ export type {
   WebhookSecret,
   WebhookTest,
 } from './types.js';
+export { verifyWebhook, WebhookVerificationError } from './verify.js';

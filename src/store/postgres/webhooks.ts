@@ -50,7 +50,9 @@ CREATE TABLE webhook_deliveries (
   created_at timestamptz NOT NULL
 );
 CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, seq);
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, seq) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_until)
+  WHERE status = 'pending' AND lease_until IS NOT NULL;
 CREATE TABLE webhook_dispatch (
   only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
   cursor bigint NOT NULL
@@ -104,23 +106,18 @@ const INSERT = `INSERT INTO webhook_deliveries
     (SELECT 'pending', $5::timestamptz, $6::timestamptz, $5::timestamptz) AS fixed
   RETURNING seq`;
 
-/** Candidates found without locks, then locked skipping those another server holds, then leased. */
+/**
+ * One endpoint's oldest due deliveries, skipping those another server holds locked, leased at once. Its
+ * leased ones are counted first (claims by other servers in flight may pass the bound by a few).
+ */
 const CLAIM = `
-WITH candidates AS (
-  SELECT seq FROM (
-    SELECT d.seq, ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.seq) AS place,
-      (SELECT count(*) FROM webhook_deliveries l WHERE l.endpoint_id = d.endpoint_id
-         AND l.status = 'pending' AND l.lease_until > $1) AS leased
-    FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-    WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-      AND (d.lease_until IS NULL OR d.lease_until <= $1) AND e.disabled_reason IS NULL
-  ) ranked WHERE place + leased <= $4 ORDER BY seq LIMIT $3
-), locked AS (
-  SELECT d.seq FROM webhook_deliveries d WHERE d.seq IN (SELECT seq FROM candidates)
-    AND d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until <= $1)
-  FOR UPDATE SKIP LOCKED
+WITH locked AS (
+  SELECT seq FROM webhook_deliveries
+  WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at <= $2
+    AND (lease_until IS NULL OR lease_until <= $2)
+  ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED
 )
-UPDATE webhook_deliveries d SET lease_until = $2 FROM locked WHERE d.seq = locked.seq
+UPDATE webhook_deliveries d SET lease_until = $3 FROM locked WHERE d.seq = locked.seq
 RETURNING d.seq, d.endpoint_id, d.event_id, d.event_type, d.body, jsonb_array_length(d.attempts) AS attempts`;
 
 export class PostgresWebhooks implements WebhookStore {
@@ -242,11 +239,24 @@ export class PostgresWebhooks implements WebhookStore {
   }
 
   async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perEndpoint: number) {
-    const { rows } = await query<ClaimedRow>(this.primary, {
-      text: CLAIM,
-      values: [now.toISOString(), leaseUntil.toISOString(), limit, perEndpoint],
+    const at = now.toISOString();
+    const { rows: endpoints } = await query<{ id: string; leased: string }>(this.primary, {
+      text: `SELECT e.id, (SELECT count(*) FROM webhook_deliveries l WHERE l.endpoint_id = e.id
+               AND l.status = 'pending' AND l.lease_until > $1) AS leased
+             FROM webhook_endpoints e WHERE e.disabled_reason IS NULL`,
+      values: [at],
     });
-    return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toClaimed);
+    const claimed: ClaimedRow[] = [];
+    for (const endpoint of endpoints) {
+      const room = Math.min(perEndpoint - Number(endpoint.leased), limit - claimed.length);
+      if (room <= 0) continue;
+      const { rows } = await query<ClaimedRow>(this.primary, {
+        text: CLAIM,
+        values: [endpoint.id, at, leaseUntil.toISOString(), room],
+      });
+      claimed.push(...rows);
+    }
+    return claimed.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toClaimed);
   }
 
   recordAttempt(

@@ -50,7 +50,9 @@ export const WEBHOOKS_MIGRATION = `
     created_at TEXT NOT NULL
   );
   CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, seq);
-  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, seq) WHERE status = 'pending';
+  CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_until)
+    WHERE status = 'pending' AND lease_until IS NOT NULL;
   CREATE TABLE webhook_dispatch (
     only INTEGER PRIMARY KEY CHECK (only = 1),
     cursor INTEGER NOT NULL
@@ -107,18 +109,21 @@ function prepare(db: Database.Database) {
     insert: db.prepare<[Record<string, unknown>], { seq: number }>(`INSERT INTO webhook_deliveries
       (endpoint_id, event_id, event_type, body, status, next_attempt_at, lease_until, created_at)
       VALUES (@endpoint_id, @event_id, @event_type, @body, 'pending', @now, @lease, @now) RETURNING seq`),
-    claim: db.prepare<[Record<string, unknown>], ClaimedRow>(`
-      UPDATE webhook_deliveries SET lease_until = @lease WHERE seq IN (
-        SELECT seq FROM (
-          SELECT d.seq, d.endpoint_id,
-            ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.seq) AS place,
-            (SELECT count(*) FROM webhook_deliveries l WHERE l.endpoint_id = d.endpoint_id
-               AND l.status = 'pending' AND l.lease_until > @now) AS leased
-          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.status = 'pending' AND d.next_attempt_at <= @now
-            AND (d.lease_until IS NULL OR d.lease_until <= @now) AND e.disabled_reason IS NULL
-        ) WHERE place + leased <= @per ORDER BY seq LIMIT @limit)
-      RETURNING seq, endpoint_id, event_id, event_type, body, json_array_length(attempts) AS attempts`),
+    enabled: db.prepare<[], string>('SELECT id FROM webhook_endpoints WHERE disabled_reason IS NULL').pluck(),
+    leased: db
+      .prepare<[Record<string, unknown>], number>(`SELECT count(*) FROM webhook_deliveries
+        WHERE endpoint_id = @endpoint AND status = 'pending' AND lease_until > @now`)
+      .pluck(),
+    due: db
+      .prepare<[Record<string, unknown>], number>(`SELECT seq FROM webhook_deliveries
+        WHERE endpoint_id = @endpoint AND status = 'pending' AND next_attempt_at <= @now
+          AND (lease_until IS NULL OR lease_until <= @now) ORDER BY seq LIMIT @limit`)
+      .pluck(),
+    lease: db.prepare<
+      [Record<string, unknown>],
+      ClaimedRow
+    >(`UPDATE webhook_deliveries SET lease_until = @lease
+      WHERE seq = @seq RETURNING seq, endpoint_id, event_id, event_type, body, json_array_length(attempts) AS attempts`),
     attempt:
       db.prepare(`UPDATE webhook_deliveries SET attempts = json_insert(attempts, '$[#]', json(@attempt)),
       status = @status, next_attempt_at = @next, lease_until = NULL WHERE seq = @seq`),
@@ -147,6 +152,7 @@ export class SqliteWebhooks implements WebhookStore {
   private readonly statements: ReturnType<typeof prepare>;
   private readonly enqueueOnce: (from: number, to: number, deliveries: NewDelivery[], now: string) => boolean;
   private readonly updateOnce: (id: string, changes: EndpointChanges) => boolean;
+  private readonly claimOnce: (now: string, lease: string, limit: number, per: number) => ClaimedRow[];
 
   constructor(
     private readonly db: Database.Database,
@@ -158,6 +164,18 @@ export class SqliteWebhooks implements WebhookStore {
       if (statements.moveCursor.run(to, from).changes === 0) return false;
       for (const delivery of deliveries) statements.insert.get({ ...delivery, now, lease: null });
       return true;
+    });
+    // Endpoint by endpoint: its leased ones counted and its oldest due ones leased, each by an index.
+    this.claimOnce = db.transaction((now: string, lease: string, limit: number, per: number) => {
+      const claimed: ClaimedRow[] = [];
+      for (const endpoint of statements.enabled.all()) {
+        const room = Math.min(per - statements.leased.get({ endpoint, now })!, limit - claimed.length);
+        if (room <= 0) continue;
+        for (const seq of statements.due.all({ endpoint, now, limit: room })) {
+          claimed.push(statements.lease.get({ seq, lease })!);
+        }
+      }
+      return claimed;
     });
     this.updateOnce = db.transaction((id: string, changes: EndpointChanges) => {
       const row = statements.get.get(id);
@@ -236,12 +254,7 @@ export class SqliteWebhooks implements WebhookStore {
 
   async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perEndpoint: number) {
     this.snapshot.end();
-    const rows = this.statements.claim.all({
-      now: now.toISOString(),
-      lease: leaseUntil.toISOString(),
-      limit,
-      per: perEndpoint,
-    });
+    const rows = this.claimOnce(now.toISOString(), leaseUntil.toISOString(), limit, perEndpoint);
     return rows.sort((a, b) => a.seq - b.seq).map(toClaimed);
   }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { enrich } from '../helpers/cli.js';
+import { endpointAt } from '../webhooks/receiver.js';
 
 const SECRET = 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0';
 
@@ -20,20 +21,10 @@ describe('enrich webhooks', () => {
       ['wh_two', 'key_b'],
     ] as const) {
       await store.createEndpoint({
+        ...endpointAt(`https://hooks.example.com/${id}`),
         id,
         key_id: key,
-        url: `https://hooks.example.com/${id}`,
-        types: ['person.job_changed'],
-        watchlist: null,
-        description: null,
-        disabled: false,
-        disabled_reason: null,
-        created_at: new Date().toISOString(),
         secret: SECRET,
-        previous_secret: null,
-        previous_expires_at: null,
-        after_seq: 0,
-        failing_since: null,
       });
     }
     const body = '{"id":"evt_0000000000000001"}';

@@ -10,33 +10,14 @@ import { renderEvent } from '../../src/changes/render.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
-import type { StoredEndpoint } from '../../src/store/webhooks.js';
 import { WebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { webhookPoster } from '../../src/webhooks/post.js';
 import { newSecret } from '../../src/webhooks/sign.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/pg-database.js';
-import { jobChange, MemoryChangeLog, type Received, startReceiver, until } from './receiver.js';
+import { endpointAt, jobChange, MemoryChangeLog, type Received, startReceiver, until } from './receiver.js';
 
 /** Retries 200 ms apart: a test sees each attempt. */
 const SHORT = [0.2, 0.2, 0.2];
-
-const endpointAt = (url: string, more: Partial<StoredEndpoint> = {}): StoredEndpoint => ({
-  id: `wh_${Math.random().toString(16).slice(2, 10)}`,
-  key_id: 'key_a',
-  url,
-  types: ['person.job_changed'],
-  watchlist: null,
-  description: null,
-  disabled: false,
-  disabled_reason: null,
-  created_at: new Date().toISOString(),
-  secret: newSecret(),
-  previous_secret: null,
-  previous_expires_at: null,
-  after_seq: 0,
-  failing_since: null,
-  ...more,
-});
 
 /** Verifies a delivery as a receiver would, with the `standardwebhooks` package. */
 const verified = (secret: string, received: Received) =>

@@ -4,6 +4,8 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import type { ChangeEventType, ClassifiedEvent, LoggedEvent } from '../../src/changes/events.js';
 import type { ChangeBounds, ChangeStore } from '../../src/store/changes.js';
+import type { StoredEndpoint } from '../../src/store/webhooks.js';
+import { newSecret } from '../../src/webhooks/sign.js';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -107,3 +109,22 @@ export async function until(done: () => boolean | Promise<boolean>, ms = 10_000)
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** An endpoint of key_a for job changes at `url`, owed every event; `more` changes what it says. */
+export const endpointAt = (url: string, more: Partial<StoredEndpoint> = {}): StoredEndpoint => ({
+  id: `wh_${Math.random().toString(16).slice(2, 10)}`,
+  key_id: 'key_a',
+  url,
+  types: ['person.job_changed'],
+  watchlist: null,
+  description: null,
+  disabled: false,
+  disabled_reason: null,
+  created_at: new Date().toISOString(),
+  secret: newSecret(),
+  previous_secret: null,
+  previous_expires_at: null,
+  after_seq: 0,
+  failing_since: null,
+  ...more,
+});

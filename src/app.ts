@@ -45,10 +45,15 @@ import { registerMetrics } from './routes/metrics.js';
 import { registerPeople } from './routes/people.js';
 import { registerSearch } from './routes/search.js';
 import { registerUsage } from './routes/usage.js';
+import { registerWatchlists } from './routes/watchlists.js';
+import { registerWebhooks } from './routes/webhooks.js';
 import type { Flushed } from './shutdown.js';
 import type { ChangeStore } from './store/changes.js';
 import type { StoreLocation } from './store/open.js';
 import type { Store } from './store/store.js';
+import { DEFAULT_RETRY_SCHEDULE } from './vocabulary/webhook-retries.js';
+import { webhookPoster } from './webhooks/post.js';
+import { hasChangeLog } from './webhooks/start.js';
 
 export interface AppDeps {
   store: Store;
@@ -94,6 +99,12 @@ export interface AppDeps {
   metricsElsewhere?: boolean;
   /** The rate of a key the admin API creates without one (ENRICH_DEFAULT_RATE); default 50. */
   defaultRate?: number | undefined;
+  /** Webhooks: the retry schedule (seconds), whether private addresses may be reached, the dispatcher's wake. */
+  webhooks?: {
+    retrySchedule?: readonly number[];
+    allowPrivate?: boolean;
+    wake?: () => void;
+  };
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -219,12 +230,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAdmin(app, { store, accounting, minutes, defaultRate: deps.defaultRate });
   registerSearch(app, { store, quota });
   registerChanges(app, { changes: deps.changes ?? changeLogOf(store), feed: metrics.feed });
+  registerWatchlists(app, store);
+  const poster = webhookPoster({ allowPrivate: deps.webhooks?.allowPrivate ?? false });
+  registerWebhooks(app, {
+    delivering: { store, poster, schedule: deps.webhooks?.retrySchedule ?? DEFAULT_RETRY_SCHEDULE },
+    rules: {
+      allowPrivate: deps.webhooks?.allowPrivate ?? false,
+      watchlistOwned: async (keyId, id) => (await store.getWatchlist(keyId, id)) !== undefined,
+    },
+    logEnd: async () => (hasChangeLog(store) ? (await store.changeBounds()).last : 0),
+    wake: deps.webhooks?.wake,
+  });
   registerHealth(app, store, accounting);
   observeService(metrics, {
     accounting,
     ready: async () => (await notReady(store, accounting)) === undefined,
     quotas: () => quotaStanding(store),
     changesAppended: () => store.changesAppended(),
+    webhookBacklog: () => store.deliveryBacklog(),
   });
   if (!deps.metricsElsewhere) {
     registerMetrics(app, metrics, deps.metricsToken, (req, problem) => admission.turn(req, problem));
@@ -237,6 +260,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await minutes?.close();
     await quota.close();
     await limiter.close?.();
+    poster.close();
     deps.onFlushed?.({ lookupsFolded });
   });
   return app;

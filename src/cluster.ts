@@ -10,6 +10,8 @@ import { createMetrics } from './metrics.js';
 import { startServer } from './server.js';
 import { type Flushed, isStoppedMessage, onShutdownSignal, stoppedMessage } from './shutdown.js';
 import type { Store } from './store/store.js';
+import type { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { startDispatch } from './webhooks/start.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 /** A worker that dies sooner than this after starting is crashing: restarts back off. */
@@ -104,12 +106,14 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
   const log = primaryLog(config.logLevel);
   // With Redis the workers share limits there; without it the primary holds every bucket and quota.
   const owner = config.redisUrl ? undefined : new LimitOwner(store);
-  const gatherer = new MetricsGatherer(createMetrics({ worker: 'primary' }).registry);
+  const primaryMetrics = createMetrics({ worker: 'primary' });
+  const gatherer = new MetricsGatherer(primaryMetrics.registry);
   const started = new Map<number, number>();
   let crashes = 0;
   /** True from when every worker listens until the stop begins: only then is a dead worker replaced. */
   let replacingDead = false;
   let stopped: Promise<Flushed> | undefined;
+  let dispatch: WebhookDispatcher | undefined;
   /** What the workers that stopped gracefully reported flushing. */
   const flushed: Flushed = { lookupsFolded: 0 };
 
@@ -144,6 +148,7 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
       }, config.shutdownTimeoutMs + 5_000);
       await Promise.all(exited);
       clearTimeout(force);
+      await dispatch?.close();
       await owner?.close();
       if (config.accounting !== false) {
         flushed.lookupsFolded += await new JournalFolder(store, config.journalDir).fold().catch((error) => {
@@ -198,6 +203,10 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
   }
   const listening = allListening(config.workers, config.tlsCert ? 'https' : 'http');
   for (let i = 0; i < config.workers; i++) fork();
+  // The workers serve; the primary alone dispatches webhooks, so a delivery is never attempted twice.
+  dispatch = startDispatch(config, store, primaryMetrics, (error) =>
+    log('error', 'webhook dispatch failed', { err: maskSecrets(String(error)) }),
+  );
   try {
     const url = await listening;
     // A signal while the workers started has begun the stop: nothing may restart them now.

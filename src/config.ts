@@ -5,6 +5,7 @@ import { FormatRegistry, type Static, type TSchema, Type } from '@sinclair/typeb
 import { Value } from '@sinclair/typebox/value';
 import { ConfigError } from './config-error.js';
 import { compileTrust } from './http/client-address.js';
+import { DEFAULT_RETRY_SCHEDULE } from './vocabulary/webhook-retries.js';
 
 /** A connection URL the WHATWG parser reads, as the PostgreSQL and Redis clients will. */
 FormatRegistry.Set('url', (value) => URL.canParse(value));
@@ -78,6 +79,10 @@ export const ConfigSchema = Type.Object({
   metricsToken: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{16,}$' })),
   /** `host:port` where /metrics is served instead of the API's address (`127.0.0.1:9464`). */
   metricsAddress: Type.Optional(Type.String({ pattern: LISTEN_ADDRESS })),
+  /** Seconds before each retry of a failed webhook delivery; failed for good after the last. */
+  webhookRetrySchedule: Type.Array(Type.Number({ minimum: 0 }), { minItems: 0 }),
+  /** Webhooks may reach loopback, private and link-local addresses (tests, closed networks). */
+  webhookAllowPrivate: Type.Boolean(),
 });
 export type Config = Readonly<Static<typeof ConfigSchema>>;
 
@@ -165,6 +170,17 @@ function corsOrigins(value: string | number | boolean | undefined) {
     }
   });
 }
+/**
+ * ENRICH_WEBHOOK_RETRY_SCHEDULE: comma-separated seconds replacing the contract's schedule; what is not a
+ * number is kept as written, for the schema to refuse by name.
+ */
+function retrySchedule(value: string | number | boolean | undefined): unknown[] {
+  if (value === undefined || String(value).trim() === '') return [...DEFAULT_RETRY_SCHEDULE];
+  return String(value)
+    .split(',')
+    .map((part) => (part.trim() !== '' && Number.isFinite(Number(part)) ? Number(part) : part));
+}
+
 /** ENRICH_TRUST_PROXY: unset or `false` for none, a number of hops, or comma-separated addresses and ranges. */
 function trustProxy(value: string | number | boolean | undefined) {
   if (typeof value !== 'string') return value === false ? undefined : value;
@@ -215,6 +231,8 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
     maxConnections: integer(pick('maxConnections', 'ENRICH_MAX_CONNECTIONS') ?? 10_000),
     metricsToken: pick('metricsToken', 'ENRICH_METRICS_TOKEN') || undefined,
     metricsAddress: pick('metricsAddress', 'ENRICH_METRICS_ADDRESS') || undefined,
+    webhookRetrySchedule: retrySchedule(pick('webhookRetrySchedule', 'ENRICH_WEBHOOK_RETRY_SCHEDULE')),
+    webhookAllowPrivate: boolean(pick('webhookAllowPrivate', 'ENRICH_WEBHOOK_ALLOW_PRIVATE') ?? false),
   };
   candidate.journalDir = String(
     pick('journalDir', 'ENRICH_JOURNAL_DIR') ||

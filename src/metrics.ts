@@ -154,6 +154,8 @@ export interface ServiceState {
   quotas(): Promise<QuotaStanding[]>;
   /** The change-log events this process appended, by type (src/store/changes.ts). */
   changesAppended?(): ReadonlyMap<string, number>;
+  /** Webhook deliveries owed to enabled endpoints, and when the oldest was made (ISO; null: none). */
+  webhookBacklog?(): Promise<{ pending: number; oldest: string | null }>;
 }
 
 /**
@@ -206,6 +208,28 @@ export function observeService(metrics: Metrics, state: ServiceState): void {
       () => [...changesAppended()].map(([type, value]) => ({ labels: { type }, value })),
     );
   }
+  const { webhookBacklog } = state;
+  if (webhookBacklog !== undefined) {
+    register(
+      registry,
+      'enrich_webhook_queue_depth',
+      'Webhook deliveries pending (first attempts and retries) to enabled endpoints',
+      'gauge',
+      async () => one((await webhookBacklog()).pending),
+      'max',
+    );
+    register(
+      registry,
+      'enrich_webhook_oldest_pending_seconds',
+      'Age of the oldest webhook delivery still pending to an enabled endpoint (0: none)',
+      'gauge',
+      async () => {
+        const { oldest } = await webhookBacklog();
+        return one(oldest === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldest)) / 1000));
+      },
+      'max',
+    );
+  }
   const byKey = (pick: (q: QuotaStanding) => number) => async () =>
     (await state.quotas()).map((q) => ({ labels: { key: q.key }, value: pick(q) }));
   register(
@@ -238,6 +262,8 @@ export interface Metrics {
   feed: FeedTally;
   /** Failed calls to the shared limit backend (Redis), by limit: `rate` or `quota`. */
   limitBackendErrors: Counter<'limit'>;
+  /** Webhook delivery attempts by outcome: `delivered`, `retrying` or `failed`. */
+  webhookDeliveries: Counter<'outcome'>;
 }
 
 export interface MetricsOptions {
@@ -290,6 +316,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       name: 'enrich_limit_backend_errors_total',
       help: 'Failed calls to the shared rate-limit and quota backend (Redis), by limit',
       labelNames: ['limit'],
+      registers: [registry],
+    }),
+    webhookDeliveries: new Counter({
+      name: 'enrich_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome: delivered, retrying (failed, to be retried) or failed (for good)',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };

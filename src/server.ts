@@ -17,6 +17,8 @@ import { createMetrics } from './metrics.js';
 import { buildMetricsApp } from './metrics-app.js';
 import { type Flushed, onShutdownSignal, reportToPrimary, stoppedMessage } from './shutdown.js';
 import type { Store } from './store/store.js';
+import type { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { startDispatch } from './webhooks/start.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -111,6 +113,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
   if (cluster.isWorker) answerMetricsRequests(metrics.registry);
   const limits = await openLimits(config, store, metrics);
   let flushed: Flushed = { lookupsFolded: 0 };
+  let dispatch: WebhookDispatcher | undefined;
   const app = await buildApp({
     store,
     metrics,
@@ -128,6 +131,11 @@ export async function startServer(config: Config, store: Store): Promise<Running
     metricsToken: config.metricsToken,
     metricsElsewhere: config.metricsAddress !== undefined,
     defaultRate: config.defaultRate,
+    webhooks: {
+      retrySchedule: config.webhookRetrySchedule,
+      allowPrivate: config.webhookAllowPrivate,
+      wake: () => dispatch?.wake(),
+    },
     journal: {
       dir: config.journalDir,
       location: {
@@ -174,6 +182,12 @@ export async function startServer(config: Config, store: Store): Promise<Running
   const stopPruning = pruneChangesInBackground(store, config.changesRetentionDays, (error) =>
     app.log.error({ err: error }, 'pruning the change log failed'),
   );
+  // Webhooks are dispatched by one process: this one, unless it is a cluster's worker (the primary does).
+  dispatch = cluster.isWorker
+    ? undefined
+    : startDispatch(config, store, metrics, (error) =>
+        app.log.error({ err: error }, 'webhook dispatch failed'),
+      );
 
   let stopping: Promise<Flushed> | undefined;
   const stop = () => {
@@ -184,6 +198,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
       await metricsApp?.close();
       await app.close();
       clearTimeout(force);
+      await dispatch?.close();
       await store.close();
       return flushed;
     })();

@@ -183,3 +183,18 @@ describe('the metrics settings', () => {
     expect(() => loadConfig({}, { ENRICH_METRICS_ADDRESS: value })).toThrow(message);
   });
 });
+
+describe('the webhook settings', () => {
+  it("retries on the contract's schedule unless ENRICH_WEBHOOK_RETRY_SCHEDULE replaces it", () => {
+    expect(loadConfig({}, {}).webhookRetrySchedule).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
+    expect(loadConfig({}, { ENRICH_WEBHOOK_RETRY_SCHEDULE: '1, 2.5,0' }).webhookRetrySchedule).toEqual([
+      1, 2.5, 0,
+    ]);
+    expect(loadConfig({}, {}).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({}, { ENRICH_WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookAllowPrivate).toBe(true);
+  });
+
+  it.each(['1,soon', '-5', '1,,2'])('refuses a schedule of %j at start, naming the setting', (value) => {
+    expect(() => loadConfig({}, { ENRICH_WEBHOOK_RETRY_SCHEDULE: value })).toThrow(/webhookRetrySchedule/);
+  });
+});

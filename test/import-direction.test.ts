@@ -28,6 +28,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store/open'],
   // The stages of a request and the use cases, each over the store roles it needs.
   ['auth', 'accounting', 'privacy', 'lookup', 'search', 'feed'],
+  // Use cases over the lookups: a watchlist's entries are resolved as lookups.
+  ['watchlists'],
+  // Webhook delivery: what the change log owes each endpoint, signed and posted.
+  ['webhooks'],
   // What the limits, and readiness, ask of the stages below.
   ['limits', 'readiness'],
   ['http'],

@@ -56,3 +56,8 @@ export function hashToken(token: string): string {
 export function mintKeyId(): string {
   return `key_${randomBase62(10)}`;
 }
+
+/** A watchlist's id such as `wl_4hT9xQ2mPz8a`: not a secret, but not to be guessed either. */
+export function mintWatchlistId(): string {
+  return `wl_${randomBase62(12)}`;
+}

@@ -16,6 +16,7 @@ import { acceptGlobalOptions, isBrokenPipe, STORE_HELP, UsageError } from './opt
 import { registerPrivacy } from './privacy.js';
 import { registerServe } from './serve.js';
 import { registerUsage } from './usage.js';
+import { registerWebhooks } from './webhooks.js';
 
 /** The package's version, read where it is installed (dist/cli and src/cli are both two levels down). */
 function packageVersion(): string {
@@ -53,6 +54,7 @@ registerUsage(program);
 registerAudit(program);
 registerChanges(program);
 registerPrivacy(program);
+registerWebhooks(program);
 registerBackup(program);
 registerMigrate(program);
 hintAfterErrors(program);

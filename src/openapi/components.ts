@@ -220,6 +220,34 @@ export const RESPONSES = {
       },
     },
   ),
+  WatchlistBadRequest: problem(
+    'The body or query is not one the operation accepts (`path` says where)',
+    KEYED,
+    {
+      invalid_body: {
+        detail: '$.entries[2]: an entry gives exactly one of "person" and "company".',
+        path: '$.entries[2]',
+      },
+      invalid_parameter: { detail: 'limit must be a whole number from 1 to 1000.', parameter: 'limit' },
+    },
+  ),
+  WatchlistNotFound: problem(
+    "The key has no watchlist (or entry) of that id: another key's is not seen",
+    KEYED,
+    {
+      not_found: { detail: 'This key has no watchlist wl_4hT9xQ2mPz8a.' },
+    },
+  ),
+  WatchlistTooLarge: problem(
+    'More than 1,000 entries in a JSON body (send NDJSON), or more than the watchlist may hold (1,000,000)',
+    KEYED,
+    {
+      payload_too_large: {
+        detail: '$.entries: give 1 to 1,000 entries (send more as application/x-ndjson).',
+        max_items: 1000,
+      },
+    },
+  ),
   Unauthorized: problem(
     'No token, or one that is not (or no longer) valid',
     ['X-Request-Id', 'WWW-Authenticate', 'Cache-Control'],
@@ -293,6 +321,14 @@ export const RESPONSES = {
     ['X-Request-Id', 'Retry-After'],
     { unavailable: { detail: 'The data store is unavailable; retry shortly.' } },
   ),
+  WebhookBadRequest: problem('The body or query is not one the operation accepts', KEYED, {
+    invalid_parameter: {
+      detail: 'url must not name a loopback, private, link-local, multicast or unspecified address.',
+    },
+  }),
+  WebhookNotFound: problem("No such endpoint, delivery or watchlist of the calling key's", KEYED, {
+    not_found: { detail: 'There is no webhook endpoint wh_4kq2m9x7c1d8e3f5a0b2.' },
+  }),
   NotModified: {
     description: 'The record still has the entity tag given in If-None-Match: no body',
     headers: headers('ETag', 'Enrich-Matched-By', ...KEYED, 'Enrich-Quota-Remaining'),
@@ -307,6 +343,16 @@ export const RESPONSES = {
 export type ResponseName = keyof typeof RESPONSES;
 
 export const responseRef = (name: ResponseName): Ref => ({ $ref: `#/components/responses/${name}` });
+
+/** The problems any keyed operation may answer, whatever it does: refusals of admission, and failures. */
+export const keyedProblems = () => ({
+  401: responseRef('Unauthorized'),
+  403: responseRef('Forbidden'),
+  429: responseRef('RateLimited'),
+  '4XX': responseRef('UnreadableRequest'),
+  500: responseRef('InternalError'),
+  503: responseRef('Unavailable'),
+});
 
 /** The responses of an operation anyone may call: what it answers, and the HTTP layer's own 4xx. */
 export const publicResponses = (ok: object, more: Record<string, object> = {}) => ({

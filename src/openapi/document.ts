@@ -10,6 +10,8 @@ import { Person } from '../schemas/person.js';
 import { Problem } from '../schemas/problem.js';
 import { SEARCH_SCHEMAS } from '../schemas/search.js';
 import { Usage } from '../schemas/usage.js';
+import { WATCHLIST_SCHEMAS } from '../schemas/watchlists.js';
+import { WEBHOOK_SCHEMAS } from '../webhooks/schemas.js';
 import { HEADERS, headers, publicResponses, RESPONSES, TRY_IT } from './components.js';
 
 /** An operation's responses, as OpenAPI response objects or references, by status. */
@@ -42,6 +44,8 @@ const SCHEMAS = [
   ...CHANGES_SCHEMAS,
   ...ADMIN_SCHEMAS,
   suppressionRequest(IDENTIFIER_PARAMS),
+  ...WATCHLIST_SCHEMAS,
+  ...WEBHOOK_SCHEMAS,
 ];
 
 type Document = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>> };
@@ -97,6 +101,11 @@ export async function registerOpenapi(app: FastifyInstance): Promise<void> {
         {
           name: 'admin',
           description: 'Keys, usage series, audit, suppressions and stats: the `admin` scope',
+        },
+        { name: 'watchlists', description: 'The people and companies whose changes a key follows' },
+        {
+          name: 'webhooks',
+          description: 'Change events POSTed to your endpoints, signed (Standard Webhooks)',
         },
         { name: 'operations', description: 'Health, readiness, metrics and this document' },
       ],

@@ -6,6 +6,8 @@ import type { KeyStore } from './keys.js';
 import type { RecordStore } from './records.js';
 import type { SearchStore } from './search.js';
 import type { SuppressionStore } from './suppression.js';
+import type { WatchlistStore } from './watchlists.js';
+import type { WebhookStore } from './webhooks.js';
 
 /**
  * Every role of a backend in one object. Consumers take the roles they use (auth a KeyStore, search a
@@ -18,7 +20,9 @@ export interface Store
     AccountingStore,
     SuppressionStore,
     HealthStore,
-    ChangeStore {
+    ChangeStore,
+    WatchlistStore,
+    WebhookStore {
   close(): Promise<void>;
 }
 
@@ -34,8 +38,10 @@ export interface StoreRoles {
   keys: KeyStore;
   accounting: AccountingStore;
   suppression: SuppressionStore;
+  watchlists: WatchlistStore;
   health: HealthStore;
   changes: ChangeStore;
+  webhooks: WebhookStore;
 }
 
 /**
@@ -88,6 +94,32 @@ const ROLE_METHODS = {
     pruneChanges: true,
     changesAppended: true,
   },
+  watchlists: {
+    createWatchlist: true,
+    getWatchlist: true,
+    listWatchlists: true,
+    deleteWatchlist: true,
+    addWatchEntries: true,
+    listWatchEntries: true,
+    deleteWatchEntry: true,
+    watchedIn: true,
+  },
+  webhooks: {
+    createEndpoint: true,
+    getEndpoint: true,
+    listEndpoints: true,
+    updateEndpoint: true,
+    deleteEndpoint: true,
+    rotateEndpointSecret: true,
+    dispatchCursor: true,
+    enqueueDeliveries: true,
+    addDelivery: true,
+    claimDeliveries: true,
+    recordAttempt: true,
+    listDeliveries: true,
+    retryDelivery: true,
+    deliveryBacklog: true,
+  },
 } satisfies { [Role in keyof StoreRoles]: Record<keyof StoreRoles[Role], true> };
 
 /** A role's methods as its implementation types them (SQLite's lookups answer without a promise). */
@@ -102,7 +134,9 @@ export type Composed<R extends StoreRoles> = Answered<RecordStore, R['records']>
   Answered<AccountingStore, R['accounting']> &
   Answered<SuppressionStore, R['suppression']> &
   Answered<HealthStore, R['health']> &
-  Answered<ChangeStore, R['changes']>;
+  Answered<ChangeStore, R['changes']> &
+  Answered<WatchlistStore, R['watchlists']> &
+  Answered<WebhookStore, R['webhooks']>;
 
 /**
  * The Store made of a backend's roles and its own members (`close`, and what only that backend offers).

@@ -106,7 +106,17 @@ const ROUTES: KeyedRoute[] = [
   },
   // Any live key may read its own usage, and the report says what is left of its quota.
   { name: 'GET /v1/usage', request: { url: '/v1/usage' }, overLimit: 'at once', quota: 'reported' },
+  {
+    name: 'GET /v1/watchlists',
+    request: { url: '/v1/watchlists' },
+    scope: 'changes:read',
+    overLimit: 'at once',
+    quota: 'not applied',
+  },
 ];
+
+/** Scopes no key gets by default: a route that needs one is called by keys given it. */
+const NOT_DEFAULT: readonly Scope[] = ['changes:read', 'changes:write', 'admin'];
 
 /** What a refusal is judged by: status, problem code, and the headers a refusal may carry. */
 function verdict(res: Awaited<ReturnType<Send>>, method = 'GET') {
@@ -179,12 +189,17 @@ describe.each(BACKENDS.flatMap((backend) => OVERS.map((over) => [backend, over] 
       const headers = { ...route.request.headers, ...auth, 'x-forwarded-for': from };
       return send({ ...route.request, headers });
     };
+    /** A key for the route: with its scope when no key has it by default. */
+    const keyFor = (route: KeyedRoute, request: Parameters<TestApp['newKey']>[0] = {}) =>
+      t.newKey(
+        route.scope && NOT_DEFAULT.includes(route.scope) ? { scopes: [route.scope], ...request } : request,
+      );
     const judged = async (route: KeyedRoute, authorization: string | undefined, from?: string) =>
       verdict(await call(route, authorization, from), route.request.method);
 
     describe.each(ROUTES.map((route) => [route.name, route] as const))('%s', (_name, route) => {
       it('answers a live key with the scope', async () => {
-        const key = await t.newKey();
+        const key = await keyFor(route);
         expect(await judged(route, key.auth)).toMatchObject({ status: 200, ...KEYED });
       });
 
@@ -197,9 +212,9 @@ describe.each(BACKENDS.flatMap((backend) => OVERS.map((over) => [backend, over] 
       });
 
       it('answers 401 invalid_token to a revoked key and to an expired one', async () => {
-        const revoked = await t.newKey();
+        const revoked = await keyFor(route);
         await t.store.revokeKey(revoked.id, new Date());
-        const expired = await t.newKey({ expiresAt: new Date(Date.now() - 1000) });
+        const expired = await keyFor(route, { expiresAt: new Date(Date.now() - 1000) });
         expect(await judged(route, revoked.auth)).toEqual(seen(route, unauthorized(INVALID_TOKEN)));
         expect(await judged(route, expired.auth)).toEqual(seen(route, unauthorized(INVALID_TOKEN)));
       });
@@ -234,13 +249,13 @@ describe.each(BACKENDS.flatMap((backend) => OVERS.map((over) => [backend, over] 
       });
 
       it("answers 429 with Retry-After and RateLimit once the key's bucket is empty", async () => {
-        const key = await t.newKey({ rate: 1 });
+        const key = await keyFor(route, { rate: 1 });
         expect((await judged(route, key.auth)).status).toBe(200);
         expect(await judged(route, key.auth)).toEqual(seen(route, tooMany(1)));
       });
 
       it(`meets a used-up quota: ${route.quota}`, async () => {
-        const key = await t.newKey({ quota: 1 });
+        const key = await keyFor(route, { quota: 1 });
         expect((await judged(route, key.auth)).status).toBe(200);
         const res = await call(route, key.auth);
         const second = verdict(res, route.request.method);

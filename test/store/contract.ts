@@ -8,6 +8,8 @@ import { keysContract } from './contract/keys.js';
 import { recordsContract } from './contract/records.js';
 import { searchContract } from './contract/search.js';
 import { suppressionContract } from './contract/suppression.js';
+import { watchlistsContract } from './contract/watchlists.js';
+import { webhooksContract } from './contract/webhooks.js';
 
 /** Runs every role's contract against a backend; `open` must return an empty store each time. */
 export function describeStoreContract(
@@ -21,6 +23,8 @@ export function describeStoreContract(
     describe('keys', () => keysContract(store));
     describe('accounting', () => accountingContract(store));
     describe('suppression', () => suppressionContract(store));
+    describe('watchlists', () => watchlistsContract(store));
     describe('health', () => healthContract(store));
+    describe('webhooks', () => webhooksContract(store));
   });
 }

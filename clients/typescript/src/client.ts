@@ -17,12 +17,14 @@ import type {
   ChangesFollow,
   ChangesPage,
   ChangesQuery,
+  ChangeWebhook,
   Company,
   CompanyBulkResult,
   CompanyQuery,
   CompanySearchPage,
   CompanySearchRequest,
   CompanySearchResult,
+  CreateWebhook,
   IssuedKey,
   KeyChanges,
   KeyCreate,
@@ -39,6 +41,17 @@ import type {
   SuppressionResult,
   Usage,
   UsageSeriesPage,
+  WatchEntriesResponse,
+  WatchEntry,
+  WatchEntryPage,
+  WatchEntryRequest,
+  WatchEntryResult,
+  Watchlist,
+  WebhookDeliveries,
+  WebhookDeliveryQuery,
+  WebhookEndpoint,
+  WebhookSecret,
+  WebhookTest,
 } from './types.js';
 
 export interface EnrichOptions {
@@ -341,6 +354,178 @@ export class Enrich {
       onPage?.(page.next);
       if ((!page.has_more && !follow) || signal?.aborted) return;
     }
+  }
+
+  /**
+   * A new, empty watchlist (scope `changes:write`): people and companies whose changes the key follows.
+   * @example const { id } = await enrich.createWatchlist('Champions at open deals');
+   */
+  createWatchlist(name: string, options?: CallOptions): Promise<Watchlist> {
+    return this.#call((init) => this.#api.POST('/v1/watchlists', { ...init, body: { name } }), options);
+  }
+
+  /** The key's watchlists, oldest first. */
+  async watchlists(options?: CallOptions): Promise<Watchlist[]> {
+    return (await this.#call((init) => this.#api.GET('/v1/watchlists', init), options)).data;
+  }
+
+  /** One of the key's watchlists, or null when it has none of that id. */
+  watchlist(id: string, options?: CallOptions): Promise<Watchlist | null> {
+    return orNull(
+      this.#call(
+        (init) => this.#api.GET('/v1/watchlists/{id}', { ...init, params: { path: { id } } }),
+        options,
+      ),
+    );
+  }
+
+  /** Deletes one of the key's watchlists and its entries. */
+  async deleteWatchlist(id: string, options?: CallOptions): Promise<void> {
+    await this.#call(
+      (init) => this.#api.DELETE('/v1/watchlists/{id}', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /**
+   * Watches people and companies found by any lookup identifier: one request per chunk of `chunkSize`
+   * entries (at most 1,000), one at a time. Resolves with every entry's result in the order given
+   * (`watching` with the id found, or the problem its lookup would answer) and the watchlist's size after.
+   * @example await enrich.addWatchlistEntries(id, [{ person: { work_email: 'jane@acme.com.au' }, ref: 'crm-1' }]);
+   */
+  async addWatchlistEntries(
+    id: string,
+    entries: readonly WatchEntryRequest[],
+    options: Omit<BulkOptions, 'fields' | 'concurrency'> = {},
+  ): Promise<{ results: WatchEntryResult[]; size: number }> {
+    const size = Math.min(MAX_BULK_ITEMS, Math.max(1, Math.floor(options.chunkSize ?? MAX_BULK_ITEMS)));
+    const answers = await inChunks(
+      entries,
+      size,
+      1,
+      (chunk, signal) =>
+        this.#call(
+          (init) =>
+            this.#api.POST('/v1/watchlists/{id}/entries', {
+              ...init,
+              params: { path: { id } },
+              body: { entries: chunk },
+            }) as Promise<Answer<WatchEntriesResponse>>,
+          { ...options, signal },
+        ),
+      options.signal,
+    );
+    return { results: answers.flatMap((answer) => answer.results), size: answers.at(-1)?.size ?? 0 };
+  }
+
+  /** One page of a watchlist's entries, in the order added; pass its `next` as `after` for the following. */
+  watchlistEntries(
+    id: string,
+    page: { after?: string; limit?: number } = {},
+    options?: CallOptions,
+  ): Promise<WatchEntryPage> {
+    return this.#call(
+      (init) =>
+        this.#api.GET('/v1/watchlists/{id}/entries', { ...init, params: { path: { id }, query: page } }),
+      options,
+    );
+  }
+
+  /** Every entry of a watchlist, page after page. */
+  async *watchlistEntriesAll(id: string, options?: CallOptions): AsyncGenerator<WatchEntry> {
+    for (let after: string | undefined; ; ) {
+      const page = await this.watchlistEntries(id, after === undefined ? {} : { after }, options);
+      yield* page.data;
+      if (!page.has_more || page.next === null) return;
+      after = page.next;
+    }
+  }
+
+  /** Stops watching one entry (its `id` as listed). */
+  async deleteWatchlistEntry(id: string, entryId: string, options?: CallOptions): Promise<void> {
+    await this.#call(
+      (init) =>
+        this.#api.DELETE('/v1/watchlists/{id}/entries/{entry_id}', {
+          ...init,
+          params: { path: { id, entry_id: entryId } },
+        }),
+      options,
+    );
+  }
+
+  /**
+   * Makes a webhook endpoint (scope `changes:write`); the answer's `secret` is shown only this once.
+   * @example const { endpoint, secret } = await enrich.createWebhook({ url: 'https://crm.example.com/hook', types: ['person.job_changed'] });
+   */
+  createWebhook(body: CreateWebhook, options?: CallOptions): Promise<WebhookSecret> {
+    return this.#call((init) => this.#api.POST('/v1/webhooks', { ...init, body }), options);
+  }
+
+  /** The calling key's webhook endpoints, oldest first. */
+  async webhooks(options?: CallOptions): Promise<WebhookEndpoint[]> {
+    return (await this.#call((init) => this.#api.GET('/v1/webhooks', init), options)).data;
+  }
+
+  /** One of the calling key's endpoints; another key's is a 404 (EnrichError). */
+  webhook(id: string, options?: CallOptions): Promise<WebhookEndpoint> {
+    return this.#call(
+      (init) => this.#api.GET('/v1/webhooks/{id}', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** Changes an endpoint's url, types, watchlist or description, or disables (or enables) it. */
+  updateWebhook(id: string, body: ChangeWebhook, options?: CallOptions): Promise<WebhookEndpoint> {
+    return this.#call(
+      (init) => this.#api.PATCH('/v1/webhooks/{id}', { ...init, params: { path: { id } }, body }),
+      options,
+    );
+  }
+
+  /** Removes an endpoint and its delivery log. */
+  async deleteWebhook(id: string, options?: CallOptions): Promise<void> {
+    await this.#call(
+      (init) => this.#api.DELETE('/v1/webhooks/{id}', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** A new secret for an endpoint; the old one still signs deliveries for 24 hours. */
+  rotateWebhookSecret(id: string, options?: CallOptions): Promise<WebhookSecret> {
+    return this.#call(
+      (init) => this.#api.POST('/v1/webhooks/{id}/rotate-secret', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** Delivers a `webhook.test` event to an endpoint now, and says how the attempt went. */
+  testWebhook(id: string, options?: CallOptions): Promise<WebhookTest> {
+    return this.#call(
+      (init) => this.#api.POST('/v1/webhooks/{id}/test', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** A page of an endpoint's deliveries, oldest first; pass `next` as `after` for the following one. */
+  webhookDeliveries(
+    id: string,
+    query: WebhookDeliveryQuery = {},
+    options?: CallOptions,
+  ): Promise<WebhookDeliveries> {
+    return this.#call(
+      (init) => this.#api.GET('/v1/webhooks/{id}/deliveries', { ...init, params: { path: { id }, query } }),
+      options,
+    );
+  }
+
+  /** Attempts a delivery again now, whatever its status. */
+  async retryWebhookDelivery(id: string, deliveryId: string, options?: CallOptions): Promise<void> {
+    const path = { id, delivery_id: deliveryId };
+    await this.#call(
+      (init) =>
+        this.#api.POST('/v1/webhooks/{id}/deliveries/{delivery_id}/retry', { ...init, params: { path } }),
+      options,
+    );
   }
 
   /**

@@ -93,3 +93,31 @@ export type SuppressionResult = Schemas['SuppressionResult'];
 export type AdminSuppressionQuery = NonNullable<operations['adminUnsuppress']['parameters']['query']>;
 /** The store's figures. */
 export type StoreStats = Schemas['StoreStats'];
+/** A watchlist: its id, name and how many entries it holds. */
+export type Watchlist = Schemas['Watchlist'];
+/** An entry to watch: a person or a company, found by the parameters its lookup takes, and a ref of your own. */
+export type WatchEntryRequest = Schemas['WatchEntryRequest'];
+/** An entry's result: `watching` with the id found, or the problem its lookup would have answered. */
+export type WatchEntryResult = Schemas['WatchEntryResult'];
+/** What adding a chunk of entries answers: every entry's result, and the watchlist's size after. */
+export type WatchEntriesResponse = Schemas['WatchEntriesResponse'];
+/** An entry as listed: its id (to delete it), what it watches and its ref. */
+export type WatchEntry = Schemas['WatchEntry'];
+/** A page of entries and the `after` of the next. */
+export type WatchEntryPage = Schemas['WatchEntryPage'];
+/** A webhook endpoint: where events of which types are POSTed, and whether it is enabled. */
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+/** An endpoint and its `whsec_` secret, as made or rotated: the secret appears only here. */
+export type WebhookSecret = Schemas['WebhookSecret'];
+/** What makes an endpoint: its URL and event types, a watchlist and a description if you like. */
+export type CreateWebhook = Schemas['CreateWebhook'];
+/** What changes an endpoint: any of url, types, watchlist, description, disabled. */
+export type ChangeWebhook = Schemas['ChangeWebhook'];
+/** One delivery of one event to an endpoint, with its attempts. */
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+/** A page of an endpoint's deliveries. */
+export type WebhookDeliveries = Schemas['WebhookDeliveries'];
+/** How a test delivery went. */
+export type WebhookTest = Schemas['WebhookTest'];
+/** Which deliveries to list: by status, after a delivery id, how many. */
+export type WebhookDeliveryQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;

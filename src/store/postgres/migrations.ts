@@ -6,6 +6,7 @@ import type { Person } from '../../schemas/person.js';
 import { minutesTable } from '../sql/minutes.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { fillSearchRows } from './search-writes.js';
+import { WEBHOOKS_MIGRATION } from './webhooks.js';
 
 export interface Migration {
   version: number;
@@ -297,6 +298,32 @@ CREATE TABLE change_log (
     name: 'per-minute counts',
     sql: minutesTable('text COLLATE "C"', 'bigint'),
   },
+  {
+    version: 14,
+    name: 'watchlists',
+    // A key's watchlists and their entries (src/store/watchlists.ts): one entry per kind and record in a
+    // watchlist, numbered in the order first added; `size` kept with the entries, so a listing counts none.
+    sql: `
+CREATE TABLE watchlists (
+  id text COLLATE "C" PRIMARY KEY,
+  key_id text COLLATE "C" NOT NULL,
+  name text NOT NULL,
+  size bigint NOT NULL,
+  created_at text NOT NULL
+);
+CREATE INDEX watchlists_key ON watchlists (key_id, created_at);
+CREATE TABLE watchlist_entries (
+  seq bigserial PRIMARY KEY,
+  watchlist_id text COLLATE "C" NOT NULL,
+  kind text NOT NULL,
+  record_id text COLLATE "C" NOT NULL,
+  ref text,
+  UNIQUE (watchlist_id, kind, record_id)
+);
+CREATE INDEX watchlist_entries_list ON watchlist_entries (watchlist_id, seq);
+`,
+  },
+  { version: 15, name: 'webhook endpoints, deliveries and the dispatch cursor', sql: WEBHOOKS_MIGRATION },
 ];
 
 /** People read per round of the name-at-company fill. */

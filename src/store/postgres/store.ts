@@ -13,6 +13,8 @@ import { createPool } from './pool.js';
 import { PostgresRecords } from './records.js';
 import { PostgresSearch, SEARCH_TIMEOUT_MS } from './search.js';
 import { PostgresSuppression } from './suppression.js';
+import { PostgresWatchlists } from './watchlists.js';
+import { PostgresWebhooks } from './webhooks.js';
 
 export { DatabaseNotMigratedError, migratePostgres, postgresSchemaStatus } from './migrate.js';
 
@@ -40,8 +42,10 @@ function postgresStore(primary: pg.Pool, replica: pg.Pool, searches: pg.Pool, op
     keys: new PostgresKeys(primary, replica),
     accounting: new PostgresAccounting(primary),
     suppression: new PostgresSuppression(primary, records),
+    watchlists: new PostgresWatchlists(primary),
     health: new PostgresHealth(primary, replica),
     changes,
+    webhooks: new PostgresWebhooks(primary),
   };
   return composeStore(roles, {
     close: async (): Promise<void> => {

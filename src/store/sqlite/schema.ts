@@ -7,6 +7,7 @@ import { minutesTable } from '../sql/minutes.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
 import { POSITIONS_MIGRATION, SEARCH_MIGRATION } from './search-schema.js';
+import { WEBHOOKS_MIGRATION } from './webhooks.js';
 
 const recordTables = (records: string, idents: string) => `
   CREATE TABLE ${records} (
@@ -279,6 +280,27 @@ export const MIGRATIONS: readonly string[] = [
   keysWithSearchQuota(),
   // 16: requests, outcomes and latency buckets per minute, key and operation (src/store/sql/minutes.ts).
   minutesTable('TEXT', 'INTEGER', ' WITHOUT ROWID'),
+  // 17: a key's watchlists and their entries (src/store/watchlists.ts): one entry per kind and record in a
+  // watchlist, numbered in the order first added; `size` kept with the entries, so a listing counts none.
+  `CREATE TABLE IF NOT EXISTS watchlists (
+     id TEXT PRIMARY KEY,
+     key_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     size INTEGER NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX watchlists_key ON watchlists (key_id, created_at);
+   CREATE TABLE watchlist_entries (
+     seq INTEGER PRIMARY KEY,
+     watchlist_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     record_id TEXT NOT NULL,
+     ref TEXT,
+     UNIQUE (watchlist_id, kind, record_id)
+   );
+   CREATE INDEX IF NOT EXISTS watchlist_entries_list ON watchlist_entries (watchlist_id, seq);`,
+  // 18: webhook endpoints, the deliveries owed to them and the dispatcher's cursor (./webhooks.ts).
+  WEBHOOKS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -19,6 +19,8 @@ import { SearchThread } from './search-thread.js';
 import { registerSearchFunctions, SqliteSearchWrites } from './search-writes.js';
 import { TurnSnapshot } from './snapshot.js';
 import { SqliteSuppression } from './suppression.js';
+import { SqliteWatchlists } from './watchlists.js';
+import { SqliteWebhooks } from './webhooks.js';
 
 export interface SqliteStoreOptions {
   /** Open an existing database without writing to it (no migration, no WAL switch). */
@@ -63,8 +65,10 @@ function sqliteRoles(db: Database.Database) {
       keys: new SqliteKeys(db, snapshot),
       accounting: new SqliteAccounting(db, snapshot),
       suppression: new SqliteSuppression(db, writes, snapshot),
+      watchlists: new SqliteWatchlists(db, snapshot),
       health: new SqliteHealth(db),
       changes,
+      webhooks: new SqliteWebhooks(db, snapshot),
     },
   };
 }

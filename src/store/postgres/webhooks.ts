@@ -1,0 +1,329 @@
+// The webhooks role on PostgreSQL, on the primary: several servers share one database, so deliveries are
+// claimed with FOR UPDATE SKIP LOCKED under a lease, and the dispatcher's cursor moves only from where a
+// server read it (the first to move it records the deliveries; the others find it moved and read on).
+import type pg from 'pg';
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryFilter,
+  type DisabledReason,
+  deliveryId,
+  deliverySeq,
+  type EndpointChanges,
+  type EndpointHealth,
+  type NewDelivery,
+  type StoredEndpoint,
+  type WebhookStore,
+} from '../webhooks.js';
+import { inTransaction, query } from './pool.js';
+
+/** Migration: the webhooks' tables (contract §8). */
+export const WEBHOOKS_MIGRATION = `
+CREATE TABLE webhook_endpoints (
+  id text PRIMARY KEY,
+  key_id text NOT NULL,
+  url text NOT NULL,
+  types jsonb NOT NULL,
+  watchlist text,
+  description text,
+  disabled_reason text,
+  secret text NOT NULL,
+  previous_secret text,
+  previous_expires_at timestamptz,
+  after_seq bigint NOT NULL,
+  failing_since timestamptz,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX webhook_endpoints_key ON webhook_endpoints (key_id);
+CREATE TABLE webhook_deliveries (
+  seq bigserial PRIMARY KEY,
+  endpoint_id text NOT NULL,
+  event_id text NOT NULL,
+  event_type text NOT NULL,
+  body text NOT NULL,
+  status text NOT NULL,
+  attempts jsonb NOT NULL DEFAULT '[]',
+  next_attempt_at timestamptz,
+  lease_until timestamptz,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, seq);
+CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, seq) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_until)
+  WHERE status = 'pending' AND lease_until IS NOT NULL;
+CREATE TABLE webhook_dispatch (
+  only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+  cursor bigint NOT NULL
+);
+INSERT INTO webhook_dispatch (cursor) VALUES (0);
+`;
+
+const iso = (value: Date | string | null): string | null =>
+  value === null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+
+interface EndpointRow extends Omit<StoredEndpoint, 'disabled' | 'after_seq'> {
+  after_seq: string;
+}
+
+const toEndpoint = (row: EndpointRow): StoredEndpoint => ({
+  ...row,
+  disabled: row.disabled_reason !== null,
+  disabled_reason: row.disabled_reason as DisabledReason | null,
+  previous_expires_at: iso(row.previous_expires_at),
+  after_seq: Number(row.after_seq),
+  failing_since: iso(row.failing_since),
+  created_at: iso(row.created_at)!,
+});
+
+interface DeliveryRow extends Omit<Delivery, 'id'> {
+  seq: string;
+}
+
+const toDelivery = ({ seq, ...row }: DeliveryRow): Delivery => ({
+  id: deliveryId(seq),
+  ...row,
+  next_attempt_at: iso(row.next_attempt_at),
+  created_at: iso(row.created_at)!,
+});
+
+interface ClaimedRow extends NewDelivery {
+  seq: string;
+  attempts: number;
+}
+
+const toClaimed = ({ seq, ...row }: ClaimedRow): ClaimedDelivery => ({ id: deliveryId(seq), ...row });
+
+const ENDPOINT_COLUMNS = `id, key_id, url, types, watchlist, description, disabled_reason, secret, previous_secret,
+  previous_expires_at, after_seq, failing_since, created_at`;
+const DELIVERY_COLUMNS =
+  'seq, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at';
+
+const INSERT = `INSERT INTO webhook_deliveries
+  (endpoint_id, event_id, event_type, body, status, next_attempt_at, lease_until, created_at)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]), LATERAL
+    (SELECT 'pending', $5::timestamptz, $6::timestamptz, $5::timestamptz) AS fixed
+  RETURNING seq`;
+
+/**
+ * One endpoint's oldest due deliveries, skipping those another server holds locked, leased at once. Its
+ * leased ones are counted first (claims by other servers in flight may pass the bound by a few).
+ */
+const CLAIM = `
+WITH locked AS (
+  SELECT seq FROM webhook_deliveries
+  WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at <= $2
+    AND (lease_until IS NULL OR lease_until <= $2)
+  ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED
+)
+UPDATE webhook_deliveries d SET lease_until = $3 FROM locked WHERE d.seq = locked.seq
+RETURNING d.seq, d.endpoint_id, d.event_id, d.event_type, d.body, jsonb_array_length(d.attempts) AS attempts`;
+
+export class PostgresWebhooks implements WebhookStore {
+  constructor(private readonly primary: pg.Pool) {}
+
+  async createEndpoint(endpoint: StoredEndpoint): Promise<void> {
+    const e = endpoint;
+    await query(this.primary, {
+      text: `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS})
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      values: [
+        e.id,
+        e.key_id,
+        e.url,
+        JSON.stringify(e.types),
+        e.watchlist,
+        e.description,
+        e.disabled_reason,
+        e.secret,
+        e.previous_secret,
+        e.previous_expires_at,
+        e.after_seq,
+        e.failing_since,
+        e.created_at,
+      ],
+    });
+  }
+
+  async getEndpoint(id: string): Promise<StoredEndpoint | undefined> {
+    const { rows } = await query<EndpointRow>(this.primary, {
+      text: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1`,
+      values: [id],
+    });
+    return rows[0] && toEndpoint(rows[0]);
+  }
+
+  async listEndpoints(keyId?: string): Promise<StoredEndpoint[]> {
+    const { rows } = await query<EndpointRow>(this.primary, {
+      text: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE $1::text IS NULL OR key_id = $1
+             ORDER BY created_at, id`,
+      values: [keyId ?? null],
+    });
+    return rows.map(toEndpoint);
+  }
+
+  async updateEndpoint(id: string, changes: EndpointChanges): Promise<boolean> {
+    const given = (value: unknown) => value !== undefined;
+    const { rowCount } = await query(this.primary, {
+      text: `UPDATE webhook_endpoints SET
+               url = CASE WHEN $2 THEN $3 ELSE url END,
+               types = CASE WHEN $4 THEN $5::jsonb ELSE types END,
+               watchlist = CASE WHEN $6 THEN $7 ELSE watchlist END,
+               description = CASE WHEN $8 THEN $9 ELSE description END,
+               disabled_reason = CASE WHEN $10 THEN $11 ELSE disabled_reason END,
+               failing_since = CASE WHEN $10 THEN NULL ELSE failing_since END
+             WHERE id = $1`,
+      values: [
+        id,
+        given(changes.url),
+        changes.url ?? null,
+        given(changes.types),
+        changes.types === undefined ? null : JSON.stringify(changes.types),
+        given(changes.watchlist),
+        changes.watchlist ?? null,
+        given(changes.description),
+        changes.description ?? null,
+        given(changes.disabled),
+        changes.disabled ?? null,
+      ],
+    });
+    return rowCount === 1;
+  }
+
+  deleteEndpoint(id: string): Promise<boolean> {
+    return inTransaction(this.primary, async (client) => {
+      await client.query({ text: 'DELETE FROM webhook_deliveries WHERE endpoint_id = $1', values: [id] });
+      const { rowCount } = await client.query({
+        text: 'DELETE FROM webhook_endpoints WHERE id = $1',
+        values: [id],
+      });
+      return rowCount === 1;
+    });
+  }
+
+  async rotateEndpointSecret(id: string, secret: string, previousExpiresAt: Date): Promise<boolean> {
+    const { rowCount } = await query(this.primary, {
+      text: `UPDATE webhook_endpoints SET previous_secret = secret, secret = $2, previous_expires_at = $3
+             WHERE id = $1`,
+      values: [id, secret, previousExpiresAt.toISOString()],
+    });
+    return rowCount === 1;
+  }
+
+  async dispatchCursor(): Promise<number> {
+    const { rows } = await query<{ cursor: string }>(this.primary, {
+      text: 'SELECT cursor FROM webhook_dispatch',
+    });
+    return Number(rows[0]!.cursor);
+  }
+
+  enqueueDeliveries(from: number, to: number, deliveries: NewDelivery[]): Promise<boolean> {
+    return inTransaction(this.primary, async (client) => {
+      const moved = await client.query({
+        text: 'UPDATE webhook_dispatch SET cursor = $1 WHERE cursor = $2',
+        values: [to, from],
+      });
+      if (moved.rowCount !== 1) return false;
+      if (deliveries.length > 0) await client.query(insertion(deliveries, new Date(), null));
+      return true;
+    });
+  }
+
+  async addDelivery(delivery: NewDelivery, now: Date, leaseUntil?: Date): Promise<ClaimedDelivery> {
+    const { rows } = await query<{ seq: string }>(
+      this.primary,
+      insertion([delivery], now, leaseUntil ?? null),
+    );
+    return { id: deliveryId(rows[0]!.seq), ...delivery, attempts: 0 };
+  }
+
+  async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perEndpoint: number) {
+    const at = now.toISOString();
+    const { rows: endpoints } = await query<{ id: string; leased: string }>(this.primary, {
+      text: `SELECT e.id, (SELECT count(*) FROM webhook_deliveries l WHERE l.endpoint_id = e.id
+               AND l.status = 'pending' AND l.lease_until > $1) AS leased
+             FROM webhook_endpoints e WHERE e.disabled_reason IS NULL`,
+      values: [at],
+    });
+    const claimed: ClaimedRow[] = [];
+    for (const endpoint of endpoints) {
+      const room = Math.min(perEndpoint - Number(endpoint.leased), limit - claimed.length);
+      if (room <= 0) continue;
+      const { rows } = await query<ClaimedRow>(this.primary, {
+        text: CLAIM,
+        values: [endpoint.id, at, leaseUntil.toISOString(), room],
+      });
+      claimed.push(...rows);
+    }
+    return claimed.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toClaimed);
+  }
+
+  recordAttempt(
+    delivery: ClaimedDelivery,
+    attempt: DeliveryAttempt,
+    outcome: AttemptOutcome,
+    health: EndpointHealth,
+  ): Promise<void> {
+    const next = outcome.status === 'pending' ? outcome.next_attempt_at.toISOString() : null;
+    const disable = health === 'succeeded' || health === 'failed' ? null : health;
+    return inTransaction(this.primary, async (client) => {
+      await client.query({
+        text: `UPDATE webhook_deliveries SET attempts = attempts || jsonb_build_array($2::jsonb), status = $3,
+                 next_attempt_at = $4, lease_until = NULL WHERE seq = $1`,
+        values: [deliverySeq(delivery.id), JSON.stringify(attempt), outcome.status, next],
+      });
+      await client.query({
+        text: `UPDATE webhook_endpoints SET
+                 failing_since = CASE WHEN $2 THEN coalesce(failing_since, $3) END,
+                 disabled_reason = coalesce(disabled_reason, $4) WHERE id = $1`,
+        values: [delivery.endpoint_id, health !== 'succeeded', attempt.at, disable],
+      });
+    });
+  }
+
+  async listDeliveries(endpointId: string, filter: DeliveryFilter): Promise<Delivery[]> {
+    const after = filter.after === undefined ? 0 : (deliverySeq(filter.after) ?? 0);
+    const { rows } = await query<DeliveryRow>(this.primary, {
+      text: `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE endpoint_id = $1 AND seq > $2
+               AND ($3::text IS NULL OR status = $3) ORDER BY seq LIMIT $4`,
+      values: [endpointId, after, filter.status ?? null, filter.limit],
+    });
+    return rows.map(toDelivery);
+  }
+
+  async retryDelivery(endpointId: string, id: string, now: Date): Promise<boolean> {
+    const seq = deliverySeq(id);
+    if (seq === undefined) return false;
+    const { rowCount } = await query(this.primary, {
+      text: `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $3, lease_until = NULL
+             WHERE seq = $1 AND endpoint_id = $2`,
+      values: [seq, endpointId, now.toISOString()],
+    });
+    return rowCount === 1;
+  }
+
+  async deliveryBacklog(): Promise<{ pending: number; oldest: string | null }> {
+    const { rows } = await query<{ pending: string; oldest: Date | null }>(this.primary, {
+      text: `SELECT count(*) AS pending, min(d.created_at) AS oldest FROM webhook_deliveries d
+             JOIN webhook_endpoints e ON e.id = d.endpoint_id
+             WHERE d.status = 'pending' AND e.disabled_reason IS NULL`,
+    });
+    return { pending: Number(rows[0]!.pending), oldest: iso(rows[0]!.oldest) };
+  }
+}
+
+/** The insert of deliveries, due at `now`, leased until `lease` (null: not leased). */
+function insertion(deliveries: NewDelivery[], now: Date, lease: Date | null): pg.QueryConfig {
+  return {
+    text: INSERT,
+    values: [
+      deliveries.map((d) => d.endpoint_id),
+      deliveries.map((d) => d.event_id),
+      deliveries.map((d) => d.event_type),
+      deliveries.map((d) => d.body),
+      now.toISOString(),
+      lease?.toISOString() ?? null,
+    ],
+  };
+}

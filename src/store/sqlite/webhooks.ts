@@ -1,0 +1,308 @@
+// The webhooks role on SQLite: endpoints, deliveries and the dispatcher's cursor in the store's file. One
+// process writes at a time, so a claim is a plain transaction; leases still keep a delivery from being
+// attempted twice by the processes of one server, and let a killed one's claims pass to the next.
+import type Database from 'better-sqlite3';
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryFilter,
+  type DisabledReason,
+  deliveryId,
+  deliverySeq,
+  type EndpointChanges,
+  type EndpointHealth,
+  type NewDelivery,
+  type StoredEndpoint,
+  type WebhookStore,
+} from '../webhooks.js';
+import type { TurnSnapshot } from './snapshot.js';
+
+/** Migration: the webhooks' tables (contract §8). Times are ISO-8601 text, which sorts as time does. */
+export const WEBHOOKS_MIGRATION = `
+  CREATE TABLE webhook_endpoints (
+    id TEXT PRIMARY KEY,
+    key_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    types TEXT NOT NULL,
+    watchlist TEXT,
+    description TEXT,
+    disabled_reason TEXT,
+    secret TEXT NOT NULL,
+    previous_secret TEXT,
+    previous_expires_at TEXT,
+    after_seq INTEGER NOT NULL,
+    failing_since TEXT,
+    created_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX webhook_endpoints_key ON webhook_endpoints (key_id);
+  CREATE TABLE webhook_deliveries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    endpoint_id TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    body TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempts TEXT NOT NULL DEFAULT '[]',
+    next_attempt_at TEXT,
+    lease_until TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, seq);
+  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, seq) WHERE status = 'pending';
+  CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_until)
+    WHERE status = 'pending' AND lease_until IS NOT NULL;
+  CREATE TABLE webhook_dispatch (
+    only INTEGER PRIMARY KEY CHECK (only = 1),
+    cursor INTEGER NOT NULL
+  );
+  INSERT INTO webhook_dispatch (only, cursor) VALUES (1, 0);
+`;
+
+interface EndpointRow extends Omit<StoredEndpoint, 'types' | 'disabled'> {
+  types: string;
+}
+
+interface DeliveryRow extends Omit<Delivery, 'id' | 'attempts'> {
+  seq: number;
+  attempts: string;
+}
+
+const toEndpoint = (row: EndpointRow): StoredEndpoint => ({
+  ...row,
+  types: JSON.parse(row.types) as string[],
+  disabled: row.disabled_reason !== null,
+  disabled_reason: row.disabled_reason as DisabledReason | null,
+});
+
+const toDelivery = ({ seq, attempts, ...row }: DeliveryRow): Delivery => ({
+  id: deliveryId(seq),
+  ...row,
+  attempts: JSON.parse(attempts) as DeliveryAttempt[],
+});
+
+const ENDPOINT_COLUMNS = `id, key_id, url, types, watchlist, description, disabled_reason, secret, previous_secret,
+  previous_expires_at, after_seq, failing_since, created_at`;
+const DELIVERY_COLUMNS =
+  'seq, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at';
+
+function prepare(db: Database.Database) {
+  return {
+    create:
+      db.prepare(`INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES (@id, @key_id, @url, @types,
+      @watchlist, @description, @disabled_reason, @secret, @previous_secret, @previous_expires_at, @after_seq,
+      @failing_since, @created_at)`),
+    get: db.prepare<[string], EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?`),
+    all: db.prepare<[], EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints ORDER BY created_at, id`,
+    ),
+    byKey: db.prepare<[string], EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE key_id = ? ORDER BY created_at, id`,
+    ),
+    remove: db.prepare<[string]>('DELETE FROM webhook_endpoints WHERE id = ?'),
+    removeDeliveries: db.prepare<[string]>('DELETE FROM webhook_deliveries WHERE endpoint_id = ?'),
+    rotate: db.prepare(`UPDATE webhook_endpoints SET previous_secret = secret, secret = @secret,
+      previous_expires_at = @expires WHERE id = @id`),
+    cursor: db.prepare<[], number>('SELECT cursor FROM webhook_dispatch').pluck(),
+    moveCursor: db.prepare<[number, number]>('UPDATE webhook_dispatch SET cursor = ? WHERE cursor = ?'),
+    insert: db.prepare<[Record<string, unknown>], { seq: number }>(`INSERT INTO webhook_deliveries
+      (endpoint_id, event_id, event_type, body, status, next_attempt_at, lease_until, created_at)
+      VALUES (@endpoint_id, @event_id, @event_type, @body, 'pending', @now, @lease, @now) RETURNING seq`),
+    enabled: db.prepare<[], string>('SELECT id FROM webhook_endpoints WHERE disabled_reason IS NULL').pluck(),
+    leased: db
+      .prepare<[Record<string, unknown>], number>(`SELECT count(*) FROM webhook_deliveries
+        WHERE endpoint_id = @endpoint AND status = 'pending' AND lease_until > @now`)
+      .pluck(),
+    due: db
+      .prepare<[Record<string, unknown>], number>(`SELECT seq FROM webhook_deliveries
+        WHERE endpoint_id = @endpoint AND status = 'pending' AND next_attempt_at <= @now
+          AND (lease_until IS NULL OR lease_until <= @now) ORDER BY seq LIMIT @limit`)
+      .pluck(),
+    lease: db.prepare<
+      [Record<string, unknown>],
+      ClaimedRow
+    >(`UPDATE webhook_deliveries SET lease_until = @lease
+      WHERE seq = @seq RETURNING seq, endpoint_id, event_id, event_type, body, json_array_length(attempts) AS attempts`),
+    attempt:
+      db.prepare(`UPDATE webhook_deliveries SET attempts = json_insert(attempts, '$[#]', json(@attempt)),
+      status = @status, next_attempt_at = @next, lease_until = NULL WHERE seq = @seq`),
+    health: db.prepare(`UPDATE webhook_endpoints SET
+      failing_since = CASE WHEN @failed THEN coalesce(failing_since, @at) END,
+      disabled_reason = coalesce(disabled_reason, @disable) WHERE id = @id`),
+    deliveries: db.prepare<[Record<string, unknown>], DeliveryRow>(`SELECT ${DELIVERY_COLUMNS}
+      FROM webhook_deliveries WHERE endpoint_id = @endpoint AND seq > @after
+        AND (@status IS NULL OR status = @status) ORDER BY seq LIMIT @limit`),
+    retry: db.prepare(`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @now,
+      lease_until = NULL WHERE seq = @seq AND endpoint_id = @endpoint`),
+    backlog: db.prepare<[], { pending: number; oldest: string | null }>(`SELECT count(*) AS pending,
+      min(d.created_at) AS oldest FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      WHERE d.status = 'pending' AND e.disabled_reason IS NULL`),
+  };
+}
+
+interface ClaimedRow extends NewDelivery {
+  seq: number;
+  attempts: number;
+}
+
+const toClaimed = ({ seq, ...row }: ClaimedRow): ClaimedDelivery => ({ id: deliveryId(seq), ...row });
+
+export class SqliteWebhooks implements WebhookStore {
+  private readonly statements: ReturnType<typeof prepare>;
+  private readonly enqueueOnce: (from: number, to: number, deliveries: NewDelivery[], now: string) => boolean;
+  private readonly updateOnce: (id: string, changes: EndpointChanges) => boolean;
+  private readonly claimOnce: (now: string, lease: string, limit: number, per: number) => ClaimedRow[];
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly snapshot: TurnSnapshot,
+  ) {
+    const statements = prepare(db);
+    this.statements = statements;
+    this.enqueueOnce = db.transaction((from: number, to: number, deliveries: NewDelivery[], now: string) => {
+      if (statements.moveCursor.run(to, from).changes === 0) return false;
+      for (const delivery of deliveries) statements.insert.get({ ...delivery, now, lease: null });
+      return true;
+    });
+    // Endpoint by endpoint: its leased ones counted and its oldest due ones leased, each by an index.
+    this.claimOnce = db.transaction((now: string, lease: string, limit: number, per: number) => {
+      const claimed: ClaimedRow[] = [];
+      for (const endpoint of statements.enabled.all()) {
+        const room = Math.min(per - statements.leased.get({ endpoint, now })!, limit - claimed.length);
+        if (room <= 0) continue;
+        for (const seq of statements.due.all({ endpoint, now, limit: room })) {
+          claimed.push(statements.lease.get({ seq, lease })!);
+        }
+      }
+      return claimed;
+    });
+    this.updateOnce = db.transaction((id: string, changes: EndpointChanges) => {
+      const row = statements.get.get(id);
+      if (!row) return false;
+      const sets: string[] = [];
+      const values: Record<string, unknown> = { id };
+      for (const name of ['url', 'watchlist', 'description'] as const) {
+        if (changes[name] === undefined) continue;
+        sets.push(`${name} = @${name}`);
+        values[name] = changes[name];
+      }
+      if (changes.types !== undefined) {
+        sets.push('types = @types');
+        values.types = JSON.stringify(changes.types);
+      }
+      if (changes.disabled !== undefined) {
+        // Enabled again: failures before count no more towards the 5 days.
+        sets.push('disabled_reason = @disabled', 'failing_since = NULL');
+        values.disabled = changes.disabled;
+      }
+      if (sets.length > 0)
+        this.db.prepare(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = @id`).run(values);
+      return true;
+    });
+  }
+
+  async createEndpoint(endpoint: StoredEndpoint): Promise<void> {
+    this.snapshot.end();
+    const { disabled: _, ...row } = endpoint;
+    this.statements.create.run({ ...row, types: JSON.stringify(endpoint.types) });
+  }
+
+  async getEndpoint(id: string): Promise<StoredEndpoint | undefined> {
+    const row = this.statements.get.get(id);
+    return row && toEndpoint(row);
+  }
+
+  async listEndpoints(keyId?: string): Promise<StoredEndpoint[]> {
+    const rows = keyId === undefined ? this.statements.all.all() : this.statements.byKey.all(keyId);
+    return rows.map(toEndpoint);
+  }
+
+  async updateEndpoint(id: string, changes: EndpointChanges): Promise<boolean> {
+    this.snapshot.end();
+    return this.updateOnce(id, changes);
+  }
+
+  async deleteEndpoint(id: string): Promise<boolean> {
+    this.snapshot.end();
+    return this.db.transaction(() => {
+      this.statements.removeDeliveries.run(id);
+      return this.statements.remove.run(id).changes > 0;
+    })();
+  }
+
+  async rotateEndpointSecret(id: string, secret: string, previousExpiresAt: Date): Promise<boolean> {
+    this.snapshot.end();
+    return this.statements.rotate.run({ id, secret, expires: previousExpiresAt.toISOString() }).changes > 0;
+  }
+
+  async dispatchCursor(): Promise<number> {
+    return this.statements.cursor.get()!;
+  }
+
+  async enqueueDeliveries(from: number, to: number, deliveries: NewDelivery[]): Promise<boolean> {
+    this.snapshot.end();
+    return this.enqueueOnce(from, to, deliveries, new Date().toISOString());
+  }
+
+  async addDelivery(delivery: NewDelivery, now: Date, leaseUntil?: Date): Promise<ClaimedDelivery> {
+    this.snapshot.end();
+    const lease = leaseUntil?.toISOString() ?? null;
+    const { seq } = this.statements.insert.get({ ...delivery, now: now.toISOString(), lease })!;
+    return { id: deliveryId(seq), ...delivery, attempts: 0 };
+  }
+
+  async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perEndpoint: number) {
+    this.snapshot.end();
+    const rows = this.claimOnce(now.toISOString(), leaseUntil.toISOString(), limit, perEndpoint);
+    return rows.sort((a, b) => a.seq - b.seq).map(toClaimed);
+  }
+
+  async recordAttempt(
+    delivery: ClaimedDelivery,
+    attempt: DeliveryAttempt,
+    outcome: AttemptOutcome,
+    health: EndpointHealth,
+  ): Promise<void> {
+    this.snapshot.end();
+    const next = outcome.status === 'pending' ? outcome.next_attempt_at.toISOString() : null;
+    const failed = health !== 'succeeded';
+    const disable = health === 'succeeded' || health === 'failed' ? null : health;
+    this.db.transaction(() => {
+      this.statements.attempt.run({
+        seq: deliverySeq(delivery.id),
+        attempt: JSON.stringify(attempt),
+        status: outcome.status,
+        next,
+      });
+      this.statements.health.run({
+        id: delivery.endpoint_id,
+        failed: failed ? 1 : 0,
+        at: attempt.at,
+        disable,
+      });
+    })();
+  }
+
+  async listDeliveries(endpointId: string, filter: DeliveryFilter): Promise<Delivery[]> {
+    const after = filter.after === undefined ? 0 : (deliverySeq(filter.after) ?? 0);
+    const rows = this.statements.deliveries.all({
+      endpoint: endpointId,
+      after,
+      status: filter.status ?? null,
+      limit: filter.limit,
+    });
+    return rows.map(toDelivery);
+  }
+
+  async retryDelivery(endpointId: string, id: string, now: Date): Promise<boolean> {
+    const seq = deliverySeq(id);
+    if (seq === undefined) return false;
+    this.snapshot.end();
+    return this.statements.retry.run({ seq, endpoint: endpointId, now: now.toISOString() }).changes > 0;
+  }
+
+  async deliveryBacklog(): Promise<{ pending: number; oldest: string | null }> {
+    return this.statements.backlog.get()!;
+  }
+}

@@ -1,0 +1,45 @@
+// The dispatcher a server runs (the primary process, or the only one): its settings from the config.
+import type { Metrics } from '../metrics.js';
+import type { ChangeStore } from '../store/changes.js';
+import type { WatchlistStore } from '../store/watchlists.js';
+import type { WebhookStore } from '../store/webhooks.js';
+import { WebhookDispatcher } from './dispatcher.js';
+import { webhookPoster } from './post.js';
+
+export interface DispatchSettings {
+  webhookRetrySchedule: readonly number[];
+  webhookAllowPrivate: boolean;
+}
+
+/**
+ * Starts dispatching the change log's events to webhook endpoints; undefined when the store keeps no
+ * change log. Closing it lets attempts under way finish and be recorded.
+ */
+export function startDispatch(
+  settings: DispatchSettings,
+  store: WebhookStore & WatchlistStore,
+  metrics: Pick<Metrics, 'webhookDeliveries'>,
+  onError: (error: unknown) => void,
+): WebhookDispatcher | undefined {
+  if (!hasChangeLog(store)) return undefined;
+  const dispatcher = new WebhookDispatcher({
+    store,
+    changes: store,
+    poster: webhookPoster({ allowPrivate: settings.webhookAllowPrivate }),
+    schedule: settings.webhookRetrySchedule,
+    watchlists: store,
+    onError,
+    onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+  });
+  dispatcher.start();
+  return dispatcher;
+}
+
+/**
+ * Whether the store keeps the change log. It is a role of its own (the changelog branch); until it is
+ * composed into every Store, a store without it dispatches nothing and new endpoints start at 0.
+ */
+export function hasChangeLog<T extends object>(store: T): store is T & ChangeStore {
+  const log = store as Partial<ChangeStore>;
+  return typeof log.readChanges === 'function' && typeof log.watchChanges === 'function';
+}

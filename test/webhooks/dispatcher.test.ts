@@ -1,0 +1,235 @@
+// The dispatcher on each backend, with a receiver on this machine verifying as Standard Webhooks'
+// library does: every owed event delivered in order and signed, retries, 410, rotation, lost claims, and
+// two dispatchers on one PostgreSQL delivering each event once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { renderEvent } from '../../src/changes/render.js';
+import { openPostgresStore } from '../../src/store/postgres/store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
+import type { Store } from '../../src/store/store.js';
+import { WebhookDispatcher } from '../../src/webhooks/dispatcher.js';
+import { webhookPoster } from '../../src/webhooks/post.js';
+import { newSecret } from '../../src/webhooks/sign.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/pg-database.js';
+import { endpointAt, jobChange, MemoryChangeLog, type Received, startReceiver, until } from './receiver.js';
+
+/** Retries 200 ms apart: a test sees each attempt. */
+const SHORT = [0.2, 0.2, 0.2];
+
+/** Verifies a delivery as a receiver would, with the `standardwebhooks` package. */
+const verified = (secret: string, received: Received) =>
+  new Webhook(secret).verify(received.body, received.headers as Record<string, string>);
+
+let database: TestDatabase | undefined;
+const dirs: string[] = [];
+
+const BACKENDS: { name: string; open: () => Promise<Store>; prepare?: () => void }[] = [
+  {
+    name: 'sqlite',
+    open: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'enrich-webhooks-'));
+      dirs.push(dir);
+      return openSqliteStore(join(dir, 'enrich.db'));
+    },
+  },
+  {
+    name: 'postgres',
+    prepare: () => {
+      beforeAll(async () => {
+        database = await createTestDatabase();
+      });
+      afterAll(() => database?.drop());
+    },
+    open: async () => {
+      await database!.truncate();
+      return openPostgresStore({ url: database!.url, poolSize: 4 });
+    },
+  },
+];
+
+for (const backend of BACKENDS) {
+  describe(`webhook delivery on ${backend.name}`, () => {
+    backend.prepare?.();
+    const closing: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const close of closing.splice(0).reverse()) await close();
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    });
+
+    async function setUp(answer?: Parameters<typeof startReceiver>[0]) {
+      const store = await backend.open();
+      closing.push(() => store.close());
+      const receiver = await startReceiver(answer);
+      closing.push(receiver.close);
+      const log = new MemoryChangeLog();
+      const dispatcher = (leaseMs?: number) => {
+        const made = new WebhookDispatcher({
+          store,
+          changes: log,
+          watchlists: store,
+          poster: webhookPoster({ allowPrivate: true }),
+          schedule: SHORT,
+          pollMs: 50,
+          ...(leaseMs === undefined ? {} : { leaseMs }),
+        });
+        closing.push(() => made.close());
+        return made;
+      };
+      return { store, receiver, log, dispatcher };
+    }
+
+    it('delivers every owed event once, in order, signed as Standard Webhooks verifies, the body as the feed lists it', async () => {
+      const { store, receiver, log, dispatcher } = await setUp();
+      log.append(jobChange(0)); // before the endpoint: not owed
+      const endpoint = endpointAt(receiver.url, { after_seq: 1 });
+      await store.createEndpoint(endpoint);
+      await store.createEndpoint(endpointAt(receiver.url, { types: ['person.created'], after_seq: 1 }));
+      dispatcher().start();
+      const logged = log.append(...Array.from({ length: 25 }, (_, i) => jobChange(i + 1)));
+      await until(() => receiver.received.length >= 25);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(receiver.received).toHaveLength(25);
+      const ids = receiver.received.map((r) => r.headers['webhook-id']);
+      expect(new Set(ids).size).toBe(25);
+      expect([...ids].sort()).toEqual(logged.map((e) => renderEvent(e).id));
+      for (const received of receiver.received) {
+        expect(received.headers['content-type']).toBe('application/json');
+        const event = logged.find((e) => renderEvent(e).id === received.headers['webhook-id'])!;
+        expect(received.body).toBe(JSON.stringify(renderEvent(event)));
+        expect(verified(endpoint.secret, received)).toEqual(renderEvent(event));
+      }
+      await until(async () => (await store.deliveryBacklog()).pending === 0);
+      const deliveries = await store.listDeliveries(endpoint.id, { limit: 100 });
+      expect(deliveries.every((d) => d.status === 'delivered' && d.attempts.length === 1)).toBe(true);
+      expect(deliveries[0]!.attempts[0]).toMatchObject({ status_code: 200, error: null, response: 'thanks' });
+    });
+
+    it("delivers to a watchlist's endpoint only the events of its people and companies", async () => {
+      const { store, receiver, log, dispatcher } = await setUp();
+      await store.createWatchlist({
+        id: 'wl_crm',
+        key_id: 'key_a',
+        name: 'crm',
+        created_at: new Date().toISOString(),
+      });
+      await store.addWatchEntries('wl_crm', [
+        { kind: 'person', record_id: 'fp000000000002', ref: null },
+        { kind: 'company', record_id: 'f000000000009', ref: null },
+      ]);
+      const endpoint = endpointAt(receiver.url, { watchlist: 'wl_crm' });
+      await store.createEndpoint(endpoint);
+      dispatcher().start();
+      const joined = jobChange(7);
+      if (joined.type === 'person.job_changed') joined.data.current!.company_id = 'f000000000009';
+      const logged = log.append(jobChange(1), jobChange(2), jobChange(3), joined);
+      await until(() => receiver.received.length >= 2);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const ids = receiver.received.map((r) => r.headers['webhook-id']).sort();
+      expect(ids).toEqual([renderEvent(logged[1]!).id, renderEvent(logged[3]!).id]);
+    });
+
+    it('retries a receiver that is down with the same webhook-id until it is up', async () => {
+      let up = false;
+      const { store, receiver, log, dispatcher } = await setUp(() => (up ? 200 : 503));
+      const endpoint = endpointAt(receiver.url);
+      await store.createEndpoint(endpoint);
+      dispatcher().start();
+      log.append(jobChange(1));
+      await until(() => receiver.received.length >= 2);
+      up = true;
+      await until(
+        async () => (await store.listDeliveries(endpoint.id, { limit: 1 }))[0]?.status === 'delivered',
+      );
+      const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+      expect(ids.size).toBe(1);
+      for (const received of receiver.received) verified(endpoint.secret, received);
+      const [delivery] = await store.listDeliveries(endpoint.id, { limit: 1 });
+      expect(delivery!.attempts.map((a) => a.status_code)).toEqual([
+        ...Array(delivery!.attempts.length - 1).fill(503),
+        200,
+      ]);
+      expect((await store.getEndpoint(endpoint.id))?.failing_since).toBeNull();
+    });
+
+    it('marks a delivery failed after the last retry, and a 410 disables the endpoint', async () => {
+      const { store, receiver, log, dispatcher } = await setUp((r) =>
+        r.body.includes('fp000000000001') ? 500 : 410,
+      );
+      const endpoint = endpointAt(receiver.url);
+      await store.createEndpoint(endpoint);
+      dispatcher().start();
+      log.append(jobChange(1));
+      await until(
+        async () => (await store.listDeliveries(endpoint.id, { limit: 1 }))[0]?.status === 'failed',
+      );
+      const [failed] = await store.listDeliveries(endpoint.id, { limit: 1 });
+      expect(failed!.attempts).toHaveLength(SHORT.length + 1);
+      log.append(jobChange(2));
+      await until(async () => (await store.getEndpoint(endpoint.id))?.disabled === true);
+      expect((await store.getEndpoint(endpoint.id))?.disabled_reason).toBe('gone');
+      const before = receiver.received.length;
+      log.append(jobChange(3));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.received).toHaveLength(before);
+    });
+
+    it('signs with both secrets while a rotation overlaps, each valid on its own', async () => {
+      const { store, receiver, log, dispatcher } = await setUp();
+      const endpoint = endpointAt(receiver.url);
+      await store.createEndpoint(endpoint);
+      const rotated = newSecret();
+      await store.rotateEndpointSecret(endpoint.id, rotated, new Date(Date.now() + 24 * 3600_000));
+      dispatcher().start();
+      log.append(jobChange(1));
+      await until(() => receiver.received.length >= 1);
+      const [received] = receiver.received;
+      expect(String(received!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+      expect(verified(rotated, received!)).toBeTruthy();
+      expect(verified(endpoint.secret, received!)).toBeTruthy();
+    });
+
+    it('delivers what a dispatcher that died had claimed, once its lease ends', async () => {
+      const { store, receiver, log, dispatcher } = await setUp();
+      const endpoint = endpointAt(receiver.url);
+      await store.createEndpoint(endpoint);
+      log.append(...Array.from({ length: 5 }, (_, i) => jobChange(i + 1)));
+      // The first dispatcher recorded the deliveries and claimed them, then died before any attempt.
+      const first = dispatcher();
+      await first.enqueue();
+      const now = new Date();
+      expect(await store.claimDeliveries(now, new Date(now.getTime() + 500), 10, 10)).toHaveLength(5);
+      dispatcher(500).start();
+      await until(() => receiver.received.length >= 5);
+      expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(5);
+    });
+
+    if (backend.name === 'postgres') {
+      it('two dispatchers on one database attempt each event once', async () => {
+        const { store, receiver, log, dispatcher } = await setUp();
+        const endpoint = endpointAt(receiver.url);
+        await store.createEndpoint(endpoint);
+        const other = await openPostgresStore({ url: database!.url, poolSize: 4 });
+        closing.push(() => other.close());
+        const second = new WebhookDispatcher({
+          store: other,
+          changes: log,
+          watchlists: other,
+          poster: webhookPoster({ allowPrivate: true }),
+          schedule: SHORT,
+          pollMs: 50,
+        });
+        closing.push(() => second.close());
+        dispatcher().start();
+        second.start();
+        log.append(...Array.from({ length: 200 }, (_, i) => jobChange(i + 1)));
+        await until(() => receiver.received.length >= 200);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(receiver.received).toHaveLength(200);
+        expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(200);
+      });
+    }
+  });
+}

@@ -1,11 +1,19 @@
-// What every request Fastify routes passes first: safe headers, no body where none is taken, and on keyed
-// routes the screen of admission (the lookup path screens its own). A route that names a security scheme
-// without being declared keyed is refused as it is registered: no keyed route can skip admission.
-import type { FastifyInstance } from 'fastify';
+// What every request Fastify routes passes first: safe headers, a 405 for a known path's wrong method, no
+// body where none is taken, and on keyed routes the screen of admission (the lookup path screens its own). A
+// route that names a security scheme without being declared keyed is refused as it is registered: no keyed
+// route can skip admission.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Admission } from './admission.js';
+import type { AllowedMethods } from './allowed-methods.js';
 import { hasBody, takesNoBody, unwantedBody } from './body.js';
 
-export function registerGuards(app: FastifyInstance, admission: Admission): void {
+const pathOf = (url: string) => url.split('?')[0]!;
+
+/** A body left unread closes the connection after the answer, rather than be read to its end. */
+const closing = (request: FastifyRequest): Record<string, string> =>
+  hasBody(request.raw) ? { connection: 'close' } : {};
+
+export function registerGuards(app: FastifyInstance, admission: Admission, allowed: AllowedMethods): void {
   app.addHook('onRoute', (route) => {
     const security = (route.schema as { security?: unknown[] } | undefined)?.security;
     if (!security?.length || route.config?.keyed || route.config?.lookup) return;
@@ -16,8 +24,12 @@ export function registerGuards(app: FastifyInstance, admission: Admission): void
   app.addHook('onRequest', (request, reply, done) => {
     // Set on the raw response, so that a route writing its reply itself (a hijacked one) sends them too.
     reply.raw.setHeader('x-content-type-options', 'nosniff');
+    // A known path asked with the wrong method is a 405, answered before any body is read (or refused).
+    const wrongMethod =
+      request.is404 && allowed.refusal(request.method, pathOf(request.url), closing(request));
+    if (wrongMethod) return done(wrongMethod);
     if (takesNoBody(request.method) && hasBody(request.raw)) {
-      return done(unwantedBody(request.raw, request.url.split('?')[0]!));
+      return done(unwantedBody(request.raw, pathOf(request.url)));
     }
     if (request.routeOptions.config.keyed === undefined) return done();
     // Whatever a keyed route answers is the key holder's own: no cache keeps it.

@@ -140,6 +140,7 @@ const IDENTIFIERS = [
   'personal_email_sha256',
   'fqdn',
 ];
+const NAME_ONLY = ['company_id', 'company_domain', 'company_ln_slug', 'company_name', 'min_likelihood'];
 const COMPATIBLE_FILTERS = ['companyId', 'position', 'seniority', 'department', 'selectedCountry'];
 
 /**
@@ -148,11 +149,12 @@ const COMPATIBLE_FILTERS = ['companyId', 'position', 'seniority', 'department', 
  */
 function brokenRule(operationId: string, { query, body }: Generated): string | undefined {
   const given = (object: unknown) => Object.keys((object ?? {}) as object);
-  if (/^lookup(Person|Company)(V1)?$/.test(operationId)) {
-    return given(query).some((name) => IDENTIFIERS.includes(name)) ? undefined : 'an identifier is needed';
-  }
-  if (/^lookup(Person|Company)Post$/.test(operationId)) {
-    return given(body).some((name) => IDENTIFIERS.includes(name)) ? undefined : 'an identifier is needed';
+  if (/^lookup(Person|Company)(V1|Post)?$/.test(operationId)) {
+    const names = given(operationId.endsWith('Post') ? body : query);
+    if (!names.some((name) => IDENTIFIERS.includes(name))) return 'an identifier is needed';
+    // Names are not generated (STATED): what only goes with one is refused.
+    if (names.some((name) => NAME_ONLY.includes(name))) return 'a company or min_likelihood only with a name';
+    return undefined;
   }
   if (operationId === 'searchPeopleCompatible') {
     return given(query).some((name) => COMPATIBLE_FILTERS.includes(name)) ? undefined : 'a filter is needed';
@@ -184,7 +186,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 // Skipped until run once: written at the end of the session, not yet run against the server (see the report).
-describe.skip('requests generated from the document', () => {
+describe('requests generated from the document', () => {
   it('cover every operation of the document', () => {
     expect(Object.values(document.paths).flatMap((item) => Object.keys(item)).length).toBeGreaterThan(15);
   });

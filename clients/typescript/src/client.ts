@@ -157,7 +157,7 @@ export class Enrich {
     options: BulkOptions = {},
   ): Promise<BulkAnswer<PeopleBulkResult>> {
     return this.#bulk<PersonQuery, PeopleBulkResult>(items, options, (body, init) =>
-      jsonBulk(this.#api.POST('/v1/people/bulk', { ...init, body })),
+      jsonBulk(this.#api.POST('/v1/people/bulk', { ...init, body: body as never })),
     );
   }
 
@@ -167,7 +167,7 @@ export class Enrich {
     options: BulkOptions = {},
   ): Promise<BulkAnswer<CompanyBulkResult>> {
     return this.#bulk<CompanyQuery, CompanyBulkResult>(items, options, (body, init) =>
-      jsonBulk(this.#api.POST('/v1/company/bulk', { ...init, body })),
+      jsonBulk(this.#api.POST('/v1/company/bulk', { ...init, body: body as never })),
     );
   }
 

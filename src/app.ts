@@ -15,16 +15,18 @@ import { quotaStanding } from './accounting/usage-report.js';
 import { ProblemError, toProblem } from './errors.js';
 import { changeLogOf } from './feed/log.js';
 import { Admission } from './http/admission.js';
+import { AllowedMethods } from './http/allowed-methods.js';
 import { BODY_LIMIT } from './http/body.js';
 import { BulkPath } from './http/bulk-path.js';
 import { clientAddressOf, compileTrust, type TrustProxy } from './http/client-address.js';
+import { answerClientError } from './http/client-error.js';
 import { registerCompression } from './http/compression.js';
 import { type CorsOrigins, corsPolicy, registerCors } from './http/cors.js';
 import { registerGuards } from './http/guard.js';
 import { registerJsonBodies } from './http/json-body.js';
 import { decorateKeyedRoute } from './http/keyed-route.js';
 import { LookupPath } from './http/lookup-path.js';
-import { frameworkErrorDetail, sendProblem } from './http/problem.js';
+import { frameworkProblem, sendProblem } from './http/problem.js';
 import { TurnRelease } from './http/release.js';
 import { watchRequestBody } from './http/request-deadline.js';
 import { requestId } from './http/request-id.js';
@@ -135,12 +137,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) =>
       sendProblem(
         request,
-        reply.header('x-content-type-options', 'nosniff'),
-        new ProblemError('invalid_parameter', frameworkErrorDetail(error)),
+        reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff'),
+        frameworkProblem(error),
       ),
+    // What Node's parser refuses (431, 400, 408) is a problem too, written on the socket.
+    clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: 2048 },
     // Routes that take a body take a small one unless they set their own limit.
     bodyLimit: BODY_LIMIT,
+    // Over TLS, Fastify's own log line and listen() name the address https://: the server is ours (below).
+    ...(tls ? { https: true as unknown as null } : {}),
     // request.ip, as the lookup path and the per-address limit read it.
     ...(deps.trustProxy === undefined ? {} : { trustProxy: compileTrust(deps.trustProxy) }),
     serverFactory: (handler) => {
@@ -201,7 +207,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
 
-  registerGuards(app, admission);
+  // Learns every route's methods, for the 405s of the not-found handler and the guard.
+  const allowed = new AllowedMethods();
+  allowed.watch(app);
+  registerGuards(app, admission, allowed);
   registerJsonBodies(app);
   decorateKeyedRoute(app, admission, requests);
   app.setErrorHandler((error, request, reply) => {
@@ -209,13 +218,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (problem.status >= 500) requests.failed(error, request.routeOptions.url, request.id);
     return sendProblem(request, reply, problem);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      request,
-      reply,
-      new ProblemError('not_found', `There is no ${request.method} ${request.url.split('?')[0]}.`),
-    ),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const problem =
+      allowed.refusal(request.method, path) ??
+      new ProblemError('not_found', `There is no ${request.method} ${path}.`);
+    return sendProblem(request, reply, problem);
+  });
 
   // Before any route: compression attaches to routes as they are declared.
   await registerCompression(app);

@@ -6,6 +6,7 @@ export const Problems = {
   missing_identifier: { status: 400, title: 'No identifier given' },
   missing_filter: { status: 400, title: 'No filter given' },
   invalid_body: { status: 400, title: 'Invalid request body' },
+  malformed_request: { status: 400, title: 'Malformed request' },
   invalid_parameter: { status: 400, title: 'Invalid parameter' },
   unknown_parameter: { status: 400, title: 'Unknown parameter' },
   unauthorized: { status: 401, title: 'Unauthorized' },
@@ -18,8 +19,10 @@ export const Problems = {
   gone: { status: 410, title: 'Gone' },
   key_revoked: { status: 409, title: 'Key revoked' },
   payload_too_large: { status: 413, title: 'Request too large' },
+  uri_too_long: { status: 414, title: 'URI too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
 } as const;
@@ -54,9 +57,12 @@ const CODE_BY_STATUS: Record<number, ProblemCode> = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   413: 'payload_too_large',
+  414: 'uri_too_long',
   415: 'unsupported_media_type',
   429: 'rate_limited',
+  431: 'headers_too_large',
   503: 'unavailable',
 };
 

@@ -160,9 +160,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
   // Before listening: a worker's primary passes SIGHUP on once the worker listens, which it learns of
   // before this process's listen() returns; a signal with no handler yet would kill the worker.
   if (tls) reloadOnHangup(app.server as unknown as HttpsServer, tls, app.log);
-  const address = await app.listen({ port: config.port, host: config.host });
-  // Fastify names the scheme of a server it made; this one is ours.
-  const url = tls ? address.replace(/^http:/, 'https:') : address;
+  const url = await app.listen({ port: config.port, host: config.host });
   // /metrics on an address of its own (plain HTTP: a private one), closed with the API.
   const metricsApp = config.metricsAddress
     ? await buildMetricsApp({

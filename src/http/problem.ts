@@ -1,6 +1,6 @@
 // Renders a problem as an application/problem+json reply; no stack trace, SQL or token ever reaches it.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { type ProblemError, Problems, problemType } from '../errors.js';
+import { ProblemError, Problems, problemType } from '../errors.js';
 
 /** The problem document's JSON text: the RFC 9457 members, `code`, `request_id`, then the extensions. */
 export function problemDocument(problem: ProblemError, requestId: string): string {
@@ -31,7 +31,13 @@ export function sendProblem(
 }
 
 /** What a client is told of an error Fastify answers before routing, without quoting the request. */
-export function frameworkErrorDetail(error: FastifyError): string {
-  if (error.code === 'FST_ERR_BAD_URL') return 'The URL is not valid: it holds a malformed percent-encoding.';
-  return 'The request could not be read.';
+export function frameworkProblem(error: FastifyError): ProblemError {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return new ProblemError('uri_too_long', 'A segment of the path is too long.');
+  if (error.code === 'FST_ERR_BAD_URL')
+    return new ProblemError(
+      'invalid_parameter',
+      'The URL is not valid: it holds a malformed percent-encoding.',
+    );
+  return new ProblemError('invalid_parameter', 'The request could not be read.');
 }

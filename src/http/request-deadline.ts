@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProblemError } from '../errors.js';
 import { hasBody } from './body.js';
 import { PROBLEM_TYPE, problemDocument } from './problem.js';
+import { requestId } from './request-id.js';
 
 /** The clock on each request whose body is still to come. */
 const deadlines = new WeakMap<IncomingMessage, NodeJS.Timeout>();
@@ -22,11 +23,14 @@ export function watchRequestBody(req: IncomingMessage, res: ServerResponse, ms: 
     if (req.complete) return;
     if (!res.headersSent) {
       const problem = new ProblemError('request_timeout', `The request was not received within ${ms} ms.`);
-      const body = problemDocument(problem, 'request-timeout');
+      const id = requestId(req.headers['x-request-id']);
+      const body = problemDocument(problem, id);
       res.writeHead(408, {
         'content-type': PROBLEM_TYPE,
         connection: 'close',
         'content-length': body.length,
+        'x-request-id': id,
+        'x-content-type-options': 'nosniff',
       });
       res.end(body);
     }

@@ -1,7 +1,8 @@
 // Strict parsing of a lookup's query (contract §3): known names only, each once, non-empty, bounded.
 import { ProblemError } from '../errors.js';
+import { MAX_TEXT_LENGTH } from '../schemas/text.js';
 
-export const MAX_VALUE_LENGTH = 2048;
+export const MAX_VALUE_LENGTH = MAX_TEXT_LENGTH;
 
 /**
  * Checks a parsed query against the accepted parameter names and returns the identifiers' [name, value]

@@ -1,6 +1,9 @@
 // The OpenAPI document's shared parts: every response header, and the problem responses routes refer to.
+import type { FastifyError } from 'fastify';
 import { type ProblemCode, Problems, problemType } from '../errors.js';
+import { clientProblem } from '../http/client-error.js';
 import { MAX_LOOKUP_BODY } from '../http/lookup-body.js';
+import { frameworkProblem } from '../http/problem.js';
 import { PERSON_PARAMS } from '../identifiers/params.js';
 
 /** An OpenAPI reference to a component. */
@@ -282,7 +285,8 @@ export const RESPONSES = {
     },
   }),
   RateLimited: problem(
-    "Over the key's rate limit, or, for requests without a valid token, over the client address's (no RateLimit headers then): retry after `Retry-After` seconds",
+    "Over the key's rate limit, or, for requests without a valid token, over the client address's (`RateLimit` " +
+      "and `RateLimit-Policy` then tell the address's limit, with `r=0`): retry after `Retry-After` seconds",
     [...KEYED, 'Retry-After'],
     {
       rate_limited: { detail: 'This key allows 50 requests per second.' },
@@ -333,11 +337,19 @@ export const RESPONSES = {
     description: 'The record still has the entity tag given in If-None-Match: no body',
     headers: headers('ETag', 'Enrich-Matched-By', ...KEYED, 'Enrich-Quota-Remaining'),
   },
-  UnreadableRequest: {
-    description:
-      'The HTTP layer could not read the request (malformed, 400; headers over 16 KiB, 431; sent too ' +
-      'slowly, 408) and answered before any route, with a short JSON body rather than a problem document',
-  },
+  UnreadableRequest: problem(
+    'The HTTP layer could not read the request and answered before any route, closing the connection: ' +
+      'malformed (400), sent too slowly (408), a path segment over 2,048 characters (414), headers over 16 KiB (431)',
+    ['X-Request-Id'],
+    Object.fromEntries(
+      [
+        clientProblem('HPE_INVALID_METHOD'),
+        clientProblem('ERR_HTTP_REQUEST_TIMEOUT'),
+        frameworkProblem({ code: 'FST_ERR_MAX_PARAM_LENGTH' } as FastifyError),
+        clientProblem('HPE_HEADER_OVERFLOW'),
+      ].map(({ code, detail }) => [code, { detail }]),
+    ),
+  ),
 };
 
 export type ResponseName = keyof typeof RESPONSES;

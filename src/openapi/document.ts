@@ -71,6 +71,37 @@ function finished(document: Document): Document {
   return JSON.parse(JSON.stringify({ openapi, info, servers, tags, ...rest, paths, components }));
 }
 
+/** /openapi.json's body: the document, an object. */
+const JSON_DOCUMENT = {
+  'application/json': {
+    schema: {
+      type: 'object',
+      required: ['openapi', 'info', 'paths', 'components'],
+      properties: {
+        openapi: { const: '3.1.0' },
+        info: { type: 'object' },
+        servers: { type: 'array' },
+        paths: { type: 'object' },
+        components: { type: 'object' },
+      },
+      description: 'An OpenAPI 3.1 document',
+    },
+  },
+};
+
+/** /openapi.yaml's body: the same document as YAML text, which a JSON schema can only call a string. */
+const YAML_DOCUMENT = {
+  'application/yaml': {
+    schema: {
+      type: 'string',
+      minLength: 1,
+      pattern: '^openapi: ',
+      contentMediaType: 'application/yaml',
+      description: 'The document as YAML text, starting with its `openapi` version',
+    },
+  },
+};
+
 /**
  * Registers the named schemas, @fastify/swagger (before any route, so that it sees them all) and the routes
  * serving the document.
@@ -116,26 +147,23 @@ export async function registerOpenapi(app: FastifyInstance): Promise<void> {
       finished(('openapiObject' in document ? document.openapiObject : {}) as Document),
   });
 
-  const documentResponse = (contentType: string, format: string) => ({
-    description: `This document, as ${format}`,
-    headers: headers('X-Request-Id'),
-    content: {
-      [contentType]: { schema: { type: contentType === 'application/json' ? 'object' : 'string' } },
-    },
-  });
-  const operation = (operationId: string, format: string, contentType: string) => ({
+  const operation = (operationId: string, format: string, content: object) => ({
     operationId,
     summary: `This API's OpenAPI 3.1 document, as ${format}`,
     tags: ['operations'],
     security: [],
-    'x-responses': publicResponses(documentResponse(contentType, format)),
+    'x-responses': publicResponses({
+      description: `This document, as ${format}`,
+      headers: headers('X-Request-Id'),
+      content,
+    }),
   });
-  app.get('/openapi.json', { schema: operation('openapiJson', 'JSON', 'application/json') }, async () =>
+  app.get('/openapi.json', { schema: operation('openapiJson', 'JSON', JSON_DOCUMENT) }, async () =>
     app.swagger(),
   );
   app.get(
     '/openapi.yaml',
-    { schema: operation('openapiYaml', 'YAML', 'application/yaml') },
+    { schema: operation('openapiYaml', 'YAML', YAML_DOCUMENT) },
     async (_request, reply) =>
       reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
   );

@@ -1,18 +1,16 @@
 // POST /v1/people/bulk and /v1/company/bulk: many lookups in one request, as JSON or as an NDJSON stream. Their
-// bodies are read by the bulk path itself (bounded, streamed), never by Fastify's parsers; every other method
-// answers 405.
+// bodies are read by the bulk path itself (bounded, streamed), never by Fastify's parsers.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ProblemError } from '../errors.js';
+import type { FastifyInstance } from 'fastify';
 import type { BulkOperation } from '../http/bulk-call.js';
 import type { BulkPath } from '../http/bulk-path.js';
-import { sendProblem } from '../http/problem.js';
 import { FieldCatalogue } from '../lookup/fields.js';
 import { COMPANY_LOOKUP, type LookupOperation, PEOPLE_LOOKUP } from '../lookup/operations.js';
 import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js';
 import { BulkStreamError, BulkSummary, bulkSchemas, type ParamDocs } from '../schemas/bulk.js';
 import { Company } from '../schemas/company.js';
 import { Person } from '../schemas/person.js';
+import { NameList } from '../schemas/text.js';
 import { paramDocs as companyParams } from './company.js';
 import { paramDocs as personParams } from './people.js';
 
@@ -22,6 +20,7 @@ interface BulkRoute {
   record: 'Person' | 'Company';
   entity: string;
   params: ParamDocs;
+  fieldsExample: string[];
   operation: BulkOperation;
 }
 
@@ -32,6 +31,7 @@ const ROUTES: BulkRoute[] = [
     record: 'Person',
     entity: 'person',
     params: personParams,
+    fieldsExample: ['name', 'current_company.name'],
     operation: { lookup: PEOPLE_LOOKUP as LookupOperation, fields: new FieldCatalogue(Person) },
   },
   {
@@ -40,6 +40,7 @@ const ROUTES: BulkRoute[] = [
     record: 'Company',
     entity: 'company',
     params: companyParams,
+    fieldsExample: ['name', 'industry_codes.abn'],
     operation: { lookup: COMPANY_LOOKUP as LookupOperation, fields: new FieldCatalogue(Company) },
   },
 ];
@@ -65,11 +66,11 @@ function schemaFor(route: BulkRoute) {
     querystring: Type.Object(
       {
         fields: Type.Optional(
-          Type.String({
+          NameList(route.operation.fields.paths, true, {
             description:
               "Fields of each record to return, comma-separated (a stream's only place for it; a JSON body may " +
-              'give `fields` instead)',
-            examples: ['name,current_company.name'],
+              'give `fields` instead, but not both: that is a 400)',
+            examples: [route.fieldsExample.join(',')],
           }),
         ),
       },
@@ -107,18 +108,12 @@ function schemaFor(route: BulkRoute) {
   };
 }
 
-const methodNotAllowed = (request: FastifyRequest, reply: FastifyReply) =>
-  sendProblem(
-    request,
-    reply.header('allow', 'POST'),
-    new ProblemError('method_not_allowed', `${request.method} is not allowed here; use POST.`),
-  );
-
-/** Registers both bulk routes, their schemas in the document, and a 405 for every other method. */
+/** Registers both bulk routes and their schemas in the document (any other method: app.ts's 405). */
 export function registerBulk(app: FastifyInstance, path: BulkPath): void {
   for (const schema of [BulkSummary, BulkStreamError]) app.addSchema(schema);
   for (const route of ROUTES) {
-    for (const schema of bulkSchemas(route.name, route.record, route.params)) app.addSchema(schema);
+    for (const schema of bulkSchemas({ ...route, paths: route.operation.fields.paths }))
+      app.addSchema(schema);
   }
   app.register(async (scope) => {
     // The bulk path reads the body itself, as it arrives: Fastify is told to leave every body alone.
@@ -136,12 +131,6 @@ export function registerBulk(app: FastifyInstance, path: BulkPath): void {
         // tokenless request that takes an address over its limit is answered 401, as it always was.
         config: { keyed: { overLimit: 'from the next request' } },
         handler: (request, reply) => path.handle(request, reply, route.operation),
-      });
-      scope.route({
-        method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-        url,
-        schema: { hide: true },
-        handler: methodNotAllowed,
       });
     }
   });

@@ -1,21 +1,20 @@
 // Registers a lookup with Fastify: its OpenAPI description, GET and HEAD through the lookup path (for
-// requests the server's own pre-routing did not take: inject() in tests, a percent-encoded path), the POST
-// twin taking a JSON body (/v1/…/lookup), and a 405 for every other method.
-import type { TSchema } from '@sinclair/typebox';
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ProblemError } from '../errors.js';
+// requests the server's own pre-routing did not take: inject() in tests, a percent-encoded path), and the POST
+// twin taking a JSON body (/v1/…/lookup).
+import { type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import { MAX_LOOKUP_BODY } from '../http/lookup-body.js';
 import type { LookupPath } from '../http/lookup-path.js';
-import { sendProblem } from '../http/problem.js';
+import { selectablePaths } from '../lookup/fields.js';
 import type { LookupOperation } from '../lookup/operations.js';
 import { FIELDS_PARAM } from '../lookup/selection.js';
 import { headers, KEYED, responseRef, schemaRef, TRY_IT } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
+import { NameList, Param, type ParamDoc } from '../schemas/text.js';
 
 export interface LookupDocs<P extends string> {
   /** OpenAPI: description and examples of each parameter, and the record schema. */
-  paramDocs: Record<P, { description: string; example: string }>;
+  paramDocs: Record<P, ParamDoc>;
   /** The record's schema, named by its $id in the document. */
   record: TSchema;
   /** `person` or `company`, for descriptions. */
@@ -71,18 +70,25 @@ function lookupResponses(record: string, entity: string, more: Responses = {}): 
 /** The parameters of a lookup, as its query string or its JSON body takes them. */
 function parameters<P extends string>(operation: LookupOperation<P>, docs: LookupDocs<P>, body: boolean) {
   const identifiers = operation.params.map((p) => {
-    const { description, example } = docs.paramDocs[p];
     // The GET's example identifier is the one a reference page's "try it" and code samples fill in.
     const tryIt = !body && p === docs.tryParam ? { [TRY_IT]: true } : {};
-    return [p, Type.Optional(Type.String({ description, examples: [example], ...tryIt }))];
+    return [p, Type.Optional(Param(docs.paramDocs[p], tryIt))];
   });
   const description =
     'The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always ' +
-    'included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is ' +
-    "`missing_identifier`. The response's ETag is the record's with a digest of the selection added.";
-  const list = Type.String({ description, examples: [docs.fieldsExample] });
+    'included; an unknown one is a 400 listing the valid names, and so is a list naming none. Not an ' +
+    "identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest " +
+    'of the selection added.';
+  const paths = selectablePaths(docs.record);
+  const list = NameList(paths, true, { description, examples: [docs.fieldsExample] });
   const fields = body
-    ? Type.Union([list, Type.Array(Type.String(), { description: 'The same, as a list of paths' })])
+    ? Type.Union([
+        list,
+        Type.Array(Type.String({ enum: paths }), {
+          minItems: 1,
+          description: 'The same, as a list of paths',
+        }),
+      ])
     : list;
   return Type.Object(Object.fromEntries([...identifiers, [FIELDS_PARAM, Type.Optional(fields)]]), {
     additionalProperties: false,
@@ -124,18 +130,10 @@ function postSchemaFor<P extends string>(operation: LookupOperation<P>, docs: Lo
   };
 }
 
-/** A 405 naming the methods a path allows. */
-const methodNotAllowed = (allow: string) => (request: FastifyRequest, reply: FastifyReply) =>
-  sendProblem(
-    request,
-    reply.header('allow', allow),
-    new ProblemError(
-      'method_not_allowed',
-      `${request.method} is not allowed here; use ${allow.split(',')[0]}.`,
-    ),
-  );
-
-/** Registers GET (and HEAD) of a lookup under its path and `/v1/path`, and a 405 for every other method. */
+/**
+ * Registers GET (and HEAD) of a lookup under its path and `/v1/path`; any other method is the not-found
+ * handler's 405 (http/allowed-methods.ts).
+ */
 export function registerLookup<P extends string>(
   app: FastifyInstance,
   operation: LookupOperation<P>,
@@ -155,12 +153,6 @@ export function registerLookup<P extends string>(
         const query = request.query as Record<string, unknown>;
         path.handle(request.raw, reply.raw, operation as LookupOperation, url, query, request.id);
       },
-    });
-    app.route({
-      method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      url,
-      schema: { hide: true },
-      handler: methodNotAllowed('GET, HEAD'),
     });
   }
   registerPost(app, operation, docs, path);
@@ -191,11 +183,5 @@ function registerPost<P extends string>(
         path.handleBody(request.raw, reply.raw, operation as LookupOperation, url, request.id);
       },
     });
-  });
-  app.route({
-    method: ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url,
-    schema: { hide: true },
-    handler: methodNotAllowed('POST'),
   });
 }

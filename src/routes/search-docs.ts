@@ -2,14 +2,18 @@
 import { Type } from '@sinclair/typebox';
 import { headers, KEYED, keyedProblems, responseRef, schemaRef } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
-import { COMPANY_PREVIEW_FIELDS, MAX_WORDS, PERSON_PREVIEW_FIELDS } from '../schemas/search.js';
+import { COMPANY_PREVIEW_FIELDS, MAX_SIZE, MAX_WORDS, PERSON_PREVIEW_FIELDS } from '../schemas/search.js';
+import { RecordIdParam, Words } from '../schemas/text.js';
+import { TOTAL_CAP } from '../store/search.js';
 import { DEPARTMENTS } from '../vocabulary/departments.js';
+import { COUNTRIES } from '../vocabulary/places.js';
 import { SENIORITIES } from '../vocabulary/seniorities.js';
 
 const numbered = (labels: readonly string[]) => labels.map((label, i) => `${i + 1} = ${label}`).join('; ');
 
 export const COMPATIBLE_DESCRIPTION = `The people search of the deployed API, wire-compatible: parameters in the
-query string (any body is ignored), at least one filter, every filter to hold. Results are ordered by person
+query string (any body is ignored), every filter to hold: at least one filter (companyId, position, seniority,
+department or selectedCountry) must be given, \`from\` and \`size\` alone are a 400. Results are ordered by person
 id, so \`from\`/\`size\` pages are stable while records are added after them; the total is in
 \`Enrich-Total\` (exact up to 10,000, then \`Enrich-Total-Relation: gte\`); \`from\` + \`size\` stay within
 the first 10,000 results. Needs \`people:read\`; rate-limited like lookups; costs nothing against the monthly
@@ -19,31 +23,63 @@ used up; \`Enrich-Search-Quota-Remaining\`).`;
 export const V1_DESCRIPTION = `Filters in a JSON body, each a value or a list (any of its values), every filter
 to hold; \`q\` is free text (every word, as a word or the start of one). With \`q\` results are ranked — for
 each word and text field, 1 for the start of a word, 1 more for the whole word — then ordered by id; without,
-by id. Pages continue with \`cursor\` (the previous page's \`next\`): a record that was there throughout is
-never repeated or skipped, whatever is imported meanwhile, up to the first 10,000 results of a query (a cursor
-past them is a 400 naming the window). Needs the entity's read scope; rate-limited like lookups; costs nothing
-against the monthly quota of lookups, and each result returned counts against the key's search allowance when
-it has one (402 once used up; \`Enrich-Search-Quota-Remaining\`). Fields of results: people ${PERSON_PREVIEW_FIELDS.join(', ')};
+by id. Give \`q\` or at least one filter: a body with neither (or with an empty \`filters\` and no \`q\`) is a
+400. Pages continue with \`cursor\`, which must be the \`next\` of a previous page (any other value is a 400): a
+record that was there throughout is never repeated or skipped, whatever is imported meanwhile. Needs the entity's read scope; rate-limited like
+lookups; costs nothing against the monthly quota. Fields of results: people ${PERSON_PREVIEW_FIELDS.join(', ')};
 companies ${COMPANY_PREVIEW_FIELDS.join(', ')}.`;
-
-const param = (description: string, example: string) =>
-  Type.Optional(Type.String({ description, examples: [example] }));
 
 export const compatibleQuerystring = Type.Object(
   {
-    companyId: param("The current company's id", 'f000000117274'),
-    position: param(
-      `Words of the position (at most ${MAX_WORDS}), each as a word or the start of one; case, accents and punctuation ignored`,
-      'eng man',
+    companyId: Type.Optional(
+      RecordIdParam({ description: "The current company's id", examples: ['f000000117274'] }),
     ),
-    seniority: param(`Seniority id: ${numbered(SENIORITIES)}`, '5'),
-    department: param(`Department id: ${numbered(DEPARTMENTS)}`, '14'),
-    selectedCountry: param(
-      "AU or NZ: the location's last entry when it names a country, else the current company's hq_country",
-      'AU',
+    position: Type.Optional(
+      Words({
+        description: `Words of the position (at most ${MAX_WORDS}), each as a word or the start of one; case, accents and punctuation ignored`,
+        examples: ['eng man'],
+      }),
     ),
-    from: param('Results to skip (default 0, at most 10,000)', '0'),
-    size: param('Results per page: 1 to 100 (default 10)', '10'),
+    seniority: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: SENIORITIES.length,
+        description: `Seniority id: ${numbered(SENIORITIES)}`,
+        examples: [5],
+      }),
+    ),
+    department: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: DEPARTMENTS.length,
+        description: `Department id: ${numbered(DEPARTMENTS)}`,
+        examples: [14],
+      }),
+    ),
+    selectedCountry: Type.Optional(
+      Type.String({
+        enum: [...COUNTRIES],
+        description:
+          "AU or NZ: the location's last entry when it names a country, else the current company's hq_country",
+        examples: ['AU'],
+      }),
+    ),
+    from: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: TOTAL_CAP,
+        description: 'Results to skip (default 0, at most 10,000)',
+        examples: [0],
+      }),
+    ),
+    size: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_SIZE,
+        description: `Results per page: 1 to ${MAX_SIZE} (default 10)`,
+        examples: [10],
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -2,6 +2,7 @@
 // body's shape is checked by src/lookup/bulk-request.ts, whose 400s name the JSON path; what is in `params` is
 // each item's own.
 import { type TSchema, Type } from '@sinclair/typebox';
+import { Param, type ParamDoc } from './text.js';
 
 /** Items in one JSON bulk request. */
 export const MAX_ITEMS = 1000;
@@ -10,8 +11,20 @@ export const MAX_REF_LENGTH = 256;
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
-/** What each parameter is, and an example value. */
-export type ParamDocs = Record<string, { description: string; example: string }>;
+/** What each parameter is, an example value, and its form. */
+export type ParamDocs = Record<string, ParamDoc>;
+
+/** What an entity's bulk schemas differ by: its record, parameters and the fields its records have. */
+export interface BulkEntity {
+  name: 'People' | 'Company';
+  /** The record schema's name. */
+  record: string;
+  params: ParamDocs;
+  /** The paths `fields` may name in its records. */
+  paths: readonly string[];
+  /** A `fields` value of its own, for the document. */
+  fieldsExample: string[];
+}
 
 export const BulkSummary = Type.Object(
   {
@@ -44,14 +57,9 @@ export const BulkStreamError = Type.Object(
 );
 
 /** The named schemas of one entity's bulk: `${name}BulkRequest`, `…BulkItem`, `…BulkResult`, `…BulkResponse`. */
-export function bulkSchemas(name: 'People' | 'Company', record: string, params: ParamDocs): TSchema[] {
+export function bulkSchemas({ name, record, params, paths, fieldsExample }: BulkEntity): TSchema[] {
   const Params = Type.Object(
-    Object.fromEntries(
-      Object.entries(params).map(([param, { description, example }]) => [
-        param,
-        Type.Optional(Type.String({ description, examples: [example] })),
-      ]),
-    ),
+    Object.fromEntries(Object.entries(params).map(([param, doc]) => [param, Type.Optional(Param(doc))])),
     {
       $id: `${name}Params`,
       title: `${name}Params`,
@@ -84,11 +92,12 @@ export function bulkSchemas(name: 'People' | 'Company', record: string, params: 
     {
       requests: Type.Array(ref(`${name}BulkItem`), { minItems: 1, maxItems: MAX_ITEMS }),
       fields: Type.Optional(
-        Type.Array(Type.String(), {
+        Type.Array(Type.String({ enum: [...paths] }), {
+          minItems: 1,
           description:
             'Fields of each record to return: top-level names and dotted paths into objects; `id` is always ' +
             'included. Without it, records are returned exactly as stored.',
-          examples: [['name', 'current_company.name']],
+          examples: [fieldsExample],
         }),
       ),
     },

@@ -1,7 +1,9 @@
 // The searches' request bodies and answers (TypeBox: types and the OpenAPI document's named schemas).
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { DEPARTMENTS } from '../vocabulary/departments.js';
+import { COUNTRIES, COUNTRY_NAMES } from '../vocabulary/places.js';
 import { SENIORITIES } from '../vocabulary/seniorities.js';
+import { NameList, RecordIdParam, Text, Words } from './text.js';
 
 /** The most values one filter's list may hold. */
 export const MAX_VALUES = 100;
@@ -12,6 +14,10 @@ export const MAX_SIZE = 100;
  * search (and of its rank), and SQLite refuses an expression of a thousand terms. Real queries hold a few.
  */
 export const MAX_WORDS = 32;
+/** The bounds of `year_founded` (either sign). */
+export const MAX_YEAR = 10_000;
+/** Each country a person's search filters on, by code and by name. */
+const COUNTRY_NAMES_AND_CODES = COUNTRIES.flatMap((code) => [code, COUNTRY_NAMES[code]]);
 
 /** The members of a person's preview a /v1 search's `fields` may name, in the order results hold them. */
 export const PERSON_PREVIEW_FIELDS = [
@@ -126,25 +132,31 @@ export const CompanySearchPage = page('CompanySearchPage', 'CompanyPreview', 'A 
 /** A filter's value, or a list of values meaning any of them. */
 const oneOrMany = (value: TSchema, description: string) =>
   Type.Union([value, Type.Array(value, { minItems: 1, maxItems: MAX_VALUES })], { description });
-const str = Type.String({ minLength: 1 });
+const str = Text();
+/** Searched word by word (or as a whole list member): at least one letter or digit. */
+const words = Words();
 const labelOrId = (labels: readonly string[]) =>
   Type.Union([Type.String({ enum: [...labels] }), Type.Integer({ minimum: 1, maximum: labels.length })]);
 
+/** A year a company was founded, as filters bound it. */
+const YEAR = Type.Integer({ minimum: -MAX_YEAR, maximum: MAX_YEAR });
+
 const common = (fields: readonly string[]) => ({
-  q: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 2048,
-      description: `Free text of at most ${MAX_WORDS} words; ranks results`,
-    }),
-  ),
+  q: Type.Optional(Words({ description: `Free text of at most ${MAX_WORDS} words; ranks results` })),
   size: Type.Optional(
     Type.Integer({ minimum: 1, maximum: MAX_SIZE, description: 'Results per page (default 10)' }),
   ),
-  cursor: Type.Optional(Type.String({ description: 'The `next` of the previous page' })),
+  cursor: Type.Optional(
+    Text({
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: 'The `next` of a previous page, as it was given: any other value is a 400',
+    }),
+  ),
   fields: Type.Optional(
-    Type.Union([Type.Array(Type.String({ enum: [...fields] })), Type.String()], {
-      description: 'The result fields wanted (a list, or names separated by commas); the id always',
+    Type.Union([Type.Array(Type.String({ enum: [...fields] })), NameList(fields, false)], {
+      description:
+        'The result fields wanted (a list, or names separated by commas); the id always, and only the id for ' +
+        'an empty list',
     }),
   ),
 });
@@ -154,20 +166,23 @@ export const PeopleSearchRequest = Type.Object(
     filters: Type.Optional(
       Type.Object(
         {
-          company_id: Type.Optional(oneOrMany(str, "The current company's id")),
+          company_id: Type.Optional(oneOrMany(RecordIdParam(), "The current company's id")),
           company_domain: Type.Optional(
             oneOrMany(str, "The current company's website or domain, found as a company lookup finds it"),
           ),
           seniority: Type.Optional(oneOrMany(labelOrId(SENIORITIES), 'A label or its id, 1–7')),
           department: Type.Optional(oneOrMany(labelOrId(DEPARTMENTS), 'A label or its id, 1–17')),
           country: Type.Optional(
-            oneOrMany(str, "AU or NZ: the location's last entry, else the current company's hq_country"),
+            oneOrMany(
+              Type.String({ enum: COUNTRY_NAMES_AND_CODES }),
+              "AU or NZ (or the country's name): the location's last entry, else the current company's hq_country",
+            ),
           ),
           state: Type.Optional(oneOrMany(str, 'A state or region, by name or abbreviation (NSW)')),
           location: Type.Optional(
-            oneOrMany(str, `Words within the person's location (at most ${MAX_WORDS} in a value)`),
+            oneOrMany(words, `Words within the person's location (at most ${MAX_WORDS} in a value)`),
           ),
-          skills: Type.Optional(oneOrMany(str, 'A skill the person lists (case and accents ignored)')),
+          skills: Type.Optional(oneOrMany(words, 'A skill the person lists (case and accents ignored)')),
         },
         { additionalProperties: false },
       ),
@@ -187,16 +202,20 @@ export const CompanySearchRequest = Type.Object(
     filters: Type.Optional(
       Type.Object(
         {
-          industry: Type.Optional(oneOrMany(str, 'One of the industries the company lists')),
+          industry: Type.Optional(oneOrMany(words, 'One of the industries the company lists')),
           company_size: Type.Optional(oneOrMany(str, 'A size label (11 - 50); spaces and case ignored')),
           state: Type.Optional(oneOrMany(str, 'A state the company is in (NSW)')),
           country: Type.Optional(oneOrMany(str, 'hq_country: AU, NZ, or a name')),
-          technology: Type.Optional(oneOrMany(str, 'A technology named in nextGen.technographics')),
+          technology: Type.Optional(oneOrMany(words, 'A technology named in nextGen.technographics')),
           revenue: Type.Optional(oneOrMany(str, 'A revenue label ($1M - $10M)')),
           year_founded: Type.Optional(
             Type.Object(
-              { gte: Type.Optional(Type.Integer()), lte: Type.Optional(Type.Integer()) },
-              { additionalProperties: false },
+              { gte: Type.Optional(YEAR), lte: Type.Optional(YEAR) },
+              {
+                additionalProperties: false,
+                minProperties: 1,
+                description: 'Founded in or after `gte`, in or before `lte`: one of them or both',
+              },
             ),
           ),
         },

@@ -1,7 +1,7 @@
 // The bodies of POST /v1/people/search and /v1/company/search: filters, q, size, cursor and fields.
 import { ProblemError } from '../errors.js';
 import { parseHost, registrableDomain } from '../identifiers/domain.js';
-import { COMPANY_PREVIEW_FIELDS, MAX_SIZE, PERSON_PREVIEW_FIELDS } from '../schemas/search.js';
+import { COMPANY_PREVIEW_FIELDS, MAX_SIZE, MAX_YEAR, PERSON_PREVIEW_FIELDS } from '../schemas/search.js';
 import type { CompanyFilters, PeopleFilters, SearchQuery } from '../store/search.js';
 import { countryOf, hqCountryKey, stateKey } from '../vocabulary/places.js';
 import { compactLabel, searchWords } from '../vocabulary/words.js';
@@ -176,7 +176,7 @@ function years(value: unknown): CompanyFilters['yearFounded'] {
   const bound = (name: 'gte' | 'lte') =>
     range[name] === undefined
       ? undefined
-      : integer(`filters.year_founded.${name}`, range[name], -10_000, 10_000);
+      : integer(`filters.year_founded.${name}`, range[name], -MAX_YEAR, MAX_YEAR);
   const out = defined({ gte: bound('gte'), lte: bound('lte') });
   if (out.gte === undefined && out.lte === undefined) {
     throw invalid('filters.year_founded', 'filters.year_founded needs gte, lte or both.');

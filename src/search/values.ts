@@ -1,13 +1,14 @@
 // Values of search parameters and filters: each checked, normalised for the search tables, or a 400 naming it.
 import { ProblemError } from '../errors.js';
 import { MAX_VALUES, MAX_WORDS } from '../schemas/search.js';
+import { MAX_TEXT_LENGTH } from '../schemas/text.js';
 import { DEPARTMENTS, departmentId } from '../vocabulary/departments.js';
 import { isRecordId } from '../vocabulary/record-id.js';
 import { SENIORITIES, seniorityId } from '../vocabulary/seniorities.js';
 import { wordList } from '../vocabulary/words.js';
 
-/** The longest text value a search takes, as for lookups. */
-export const MAX_TEXT_LENGTH = 2048;
+// The longest text value a search takes, as for lookups.
+export { MAX_TEXT_LENGTH };
 
 export const invalid = (parameter: string, detail: string) =>
   new ProblemError('invalid_parameter', detail, { parameter });

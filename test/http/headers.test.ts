@@ -85,7 +85,7 @@ describe('request bodies', () => {
   it('larger than 64 KiB are refused with 413 before any route reads them', async () => {
     const response = await t.app.inject({
       method: 'POST',
-      url: '/people',
+      url: '/v1/people/search',
       headers: { authorization: t.auth, 'content-type': 'application/json' },
       payload: JSON.stringify({ padding: 'x'.repeat(65 * 1024) }),
     });

@@ -94,7 +94,7 @@ describe('a server with short timeouts and a connection cap', () => {
   it('cuts off a client sending its body slower than the request timeout allows', async () => {
     const slow = await session(port, (socket) => {
       socket.write(
-        'POST /people HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{',
+        'POST /v1/people/search HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{',
       );
       trickle(socket, '"a":"'.padEnd(199, 'b'), 100);
     });

@@ -108,8 +108,10 @@ describe('enrich serve over HTTPS', () => {
   }, 60_000);
   afterAll(() => server?.stop());
 
-  it('says it listens on https://', () => {
+  it("says it listens on https://, in its own log line and in the framework's", () => {
     expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.stdout()).toMatch(/Server listening at https:\/\/127\.0\.0\.1:\d+/);
+    expect(server.stdout()).not.toMatch(/listening at http:\/\//);
   });
 
   it('answers curl --cacert with the record, over HTTP/1.1', async () => {

@@ -1,13 +1,12 @@
 // With ENRICH_RECORD_RESPONSES=<dir>, records every response a test receives (inject(), fetch, the stream
 // client) to one JSON-lines file per test file, so that a refactoring can be shown to change no byte.
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
+import { watchInjections } from '../helpers/injections.js';
 import { digestLarge, stableHeaders } from './normalise.js';
 
 const dir = process.env.ENRICH_RECORD_RESPONSES;
-const require = createRequire(import.meta.url);
 
 /**
  * Where this test file's responses go, and how many requests each test has made so far (a response is
@@ -72,30 +71,6 @@ export function recorder(
   };
 }
 
-type Inject = (dispatch: unknown, options?: unknown, callback?: unknown) => unknown;
-type InjectResponse = { statusCode: number; headers: Record<string, unknown>; rawPayload: Buffer };
-
-/** Wraps light-my-request, which every Fastify instance's inject() calls, before Fastify first loads it. */
-function recordInjections(): void {
-  const requireFromFastify = createRequire(require.resolve('fastify'));
-  const path = requireFromFastify.resolve('light-my-request');
-  const inject = requireFromFastify(path) as Inject;
-  const recorded: Inject = (dispatch, options, callback) => {
-    if (options === undefined || callback !== undefined) return inject(dispatch, options, callback);
-    const { method = 'GET', url = '' } =
-      typeof options === 'string' ? { url: options } : (options as { method?: string; url?: string });
-    const record = recorder(method, url);
-    return new Promise((resolve, reject) => {
-      inject(dispatch, options, (error: unknown, res: InjectResponse) => {
-        if (error) return reject(error);
-        record?.(res.statusCode, res.headers, res.rawPayload);
-        resolve(res);
-      });
-    });
-  };
-  require.cache[path]!.exports = Object.assign(recorded, inject);
-}
-
 /** Wraps fetch: responses from this machine's servers are recorded, their body read from a copy. */
 function recordFetches(): void {
   const fetched = globalThis.fetch;
@@ -121,6 +96,9 @@ function recordFetches(): void {
 const patched = globalThis as { enrichRecordingPatched?: boolean };
 if (dir !== undefined && !patched.enrichRecordingPatched) {
   patched.enrichRecordingPatched = true;
-  recordInjections();
+  watchInjections('recording', (method, url) => {
+    const record = recorder(method, url);
+    return record && ((res) => record(res.statusCode, res.headers, res.rawPayload));
+  });
   recordFetches();
 }

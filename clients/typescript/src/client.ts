@@ -188,7 +188,7 @@ export class Enrich {
     options: BulkOptions = {},
   ): Promise<BulkAnswer<PeopleBulkResult>> {
     return this.#bulk<PersonQuery, PeopleBulkResult>(items, options, (body, init) =>
-      jsonBulk(this.#api.POST('/v1/people/bulk', { ...init, body })),
+      jsonBulk(this.#api.POST('/v1/people/bulk', { ...init, body: body as never })),
     );
   }
 
@@ -198,7 +198,7 @@ export class Enrich {
     options: BulkOptions = {},
   ): Promise<BulkAnswer<CompanyBulkResult>> {
     return this.#bulk<CompanyQuery, CompanyBulkResult>(items, options, (body, init) =>
-      jsonBulk(this.#api.POST('/v1/company/bulk', { ...init, body })),
+      jsonBulk(this.#api.POST('/v1/company/bulk', { ...init, body: body as never })),
     );
   }
 

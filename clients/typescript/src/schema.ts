@@ -290,7 +290,8 @@ export interface paths {
         /**
          * Find people by company, position, seniority, department and country (deployed form)
          * @description The people search of the deployed API, wire-compatible: parameters in the
-         *     query string (any body is ignored), at least one filter, every filter to hold. Results are ordered by person
+         *     query string (any body is ignored), every filter to hold: at least one filter (companyId, position, seniority,
+         *     department or selectedCountry) must be given, `from` and `size` alone are a 400. Results are ordered by person
          *     id, so `from`/`size` pages are stable while records are added after them; the total is in
          *     `Enrich-Total` (exact up to 10,000, then `Enrich-Total-Relation: gte`); `from` + `size` stay within
          *     the first 10,000 results. Needs `people:read`; rate-limited like lookups; costs nothing against the monthly
@@ -318,11 +319,10 @@ export interface paths {
          * @description Filters in a JSON body, each a value or a list (any of its values), every filter
          *     to hold; `q` is free text (every word, as a word or the start of one). With `q` results are ranked — for
          *     each word and text field, 1 for the start of a word, 1 more for the whole word — then ordered by id; without,
-         *     by id. Pages continue with `cursor` (the previous page's `next`): a record that was there throughout is
-         *     never repeated or skipped, whatever is imported meanwhile, up to the first 10,000 results of a query (a cursor
-         *     past them is a 400 naming the window). Needs the entity's read scope; rate-limited like lookups; costs nothing
-         *     against the monthly quota of lookups, and each result returned counts against the key's search allowance when
-         *     it has one (402 once used up; `Enrich-Search-Quota-Remaining`). Fields of results: people person_id, name, position, company_name, linkedin, seniority, department, location, has_email, has_personal_email, has_phone, has_dnd_phone, has_mobile;
+         *     by id. Give `q` or at least one filter: a body with neither (or with an empty `filters` and no `q`) is a
+         *     400. Pages continue with `cursor`, which must be the `next` of a previous page (any other value is a 400): a
+         *     record that was there throughout is never repeated or skipped, whatever is imported meanwhile. Needs the entity's read scope; rate-limited like
+         *     lookups; costs nothing against the monthly quota. Fields of results: people person_id, name, position, company_name, linkedin, seniority, department, location, has_email, has_personal_email, has_phone, has_dnd_phone, has_mobile;
          *     companies id, name, fqdn, industries, company_size, states.
          */
         post: operations["searchPeople"];
@@ -346,11 +346,10 @@ export interface paths {
          * @description Filters in a JSON body, each a value or a list (any of its values), every filter
          *     to hold; `q` is free text (every word, as a word or the start of one). With `q` results are ranked — for
          *     each word and text field, 1 for the start of a word, 1 more for the whole word — then ordered by id; without,
-         *     by id. Pages continue with `cursor` (the previous page's `next`): a record that was there throughout is
-         *     never repeated or skipped, whatever is imported meanwhile, up to the first 10,000 results of a query (a cursor
-         *     past them is a 400 naming the window). Needs the entity's read scope; rate-limited like lookups; costs nothing
-         *     against the monthly quota of lookups, and each result returned counts against the key's search allowance when
-         *     it has one (402 once used up; `Enrich-Search-Quota-Remaining`). Fields of results: people person_id, name, position, company_name, linkedin, seniority, department, location, has_email, has_personal_email, has_phone, has_dnd_phone, has_mobile;
+         *     by id. Give `q` or at least one filter: a body with neither (or with an empty `filters` and no `q`) is a
+         *     400. Pages continue with `cursor`, which must be the `next` of a previous page (any other value is a 400): a
+         *     record that was there throughout is never repeated or skipped, whatever is imported meanwhile. Needs the entity's read scope; rate-limited like
+         *     lookups; costs nothing against the monthly quota. Fields of results: people person_id, name, position, company_name, linkedin, seniority, department, location, has_email, has_personal_email, has_phone, has_dnd_phone, has_mobile;
          *     companies id, name, fqdn, industries, company_size, states.
          */
         post: operations["searchCompanies"];
@@ -969,7 +968,7 @@ export interface components {
              * @description Stable, machine-readable problem code
              * @enum {string}
              */
-            code: "missing_identifier" | "missing_filter" | "invalid_body" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "ambiguous_match" | "gone" | "key_revoked" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
+            code: "missing_identifier" | "missing_filter" | "invalid_body" | "malformed_request" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "ambiguous_match" | "gone" | "key_revoked" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "unavailable";
             /** @description The id of the request, also sent as X-Request-Id */
             request_id: string;
             /** @description `invalid_parameter` and `unknown_parameter`: the parameter at fault (of the query, or of a POST body) */
@@ -1165,8 +1164,8 @@ export interface components {
                 seniority?: (("Board Member / Company Director" | "Owner / Founder" | "C-Suite / Partner" | "VP/Director / Head of" | "Manager" | "Other" | "No Data Available") | number) | (("Board Member / Company Director" | "Owner / Founder" | "C-Suite / Partner" | "VP/Director / Head of" | "Manager" | "Other" | "No Data Available") | number)[];
                 /** @description A label or its id, 1–17 */
                 department?: (("General Management" | "Sales" | "Trades" | "Operations" | "Engineering & Technical" | "Human Resources" | "Customer Service" | "Medicine & Healthcare" | "Research & Analysis" | "Legal" | "Marketing" | "Education & Training" | "Consulting" | "Finance" | "Product" | "Other" | "No Data Available") | number) | (("General Management" | "Sales" | "Trades" | "Operations" | "Engineering & Technical" | "Human Resources" | "Customer Service" | "Medicine & Healthcare" | "Research & Analysis" | "Legal" | "Marketing" | "Education & Training" | "Consulting" | "Finance" | "Product" | "Other" | "No Data Available") | number)[];
-                /** @description AU or NZ: the location's last entry, else the current company's hq_country */
-                country?: string | string[];
+                /** @description AU or NZ (or the country's name): the location's last entry, else the current company's hq_country */
+                country?: ("AU" | "Australia" | "NZ" | "New Zealand") | ("AU" | "Australia" | "NZ" | "New Zealand")[];
                 /** @description A state or region, by name or abbreviation (NSW) */
                 state?: string | string[];
                 /** @description Words within the person's location (at most 32 in a value) */
@@ -1178,9 +1177,9 @@ export interface components {
             q?: string;
             /** @description Results per page (default 10) */
             size?: number;
-            /** @description The `next` of the previous page */
+            /** @description The `next` of a previous page, as it was given: any other value is a 400 */
             cursor?: string;
-            /** @description The result fields wanted (a list, or names separated by commas); the id always */
+            /** @description The result fields wanted (a list, or names separated by commas); the id always, and only the id for an empty list */
             fields?: ("person_id" | "name" | "position" | "company_name" | "linkedin" | "seniority" | "department" | "location" | "has_email" | "has_personal_email" | "has_phone" | "has_dnd_phone" | "has_mobile")[] | string;
         };
         /**
@@ -1201,6 +1200,7 @@ export interface components {
                 technology?: string | string[];
                 /** @description A revenue label ($1M - $10M) */
                 revenue?: string | string[];
+                /** @description Founded in or after `gte`, in or before `lte`: one of them or both */
                 year_founded?: {
                     gte?: number;
                     lte?: number;
@@ -1210,9 +1210,9 @@ export interface components {
             q?: string;
             /** @description Results per page (default 10) */
             size?: number;
-            /** @description The `next` of the previous page */
+            /** @description The `next` of a previous page, as it was given: any other value is a 400 */
             cursor?: string;
-            /** @description The result fields wanted (a list, or names separated by commas); the id always */
+            /** @description The result fields wanted (a list, or names separated by commas); the id always, and only the id for an empty list */
             fields?: ("id" | "name" | "fqdn" | "industries" | "company_size" | "states")[] | string;
         };
         /** Job */
@@ -1955,11 +1955,13 @@ export interface components {
              */
             ln_url?: string;
             /**
+             * Format: email
              * @description Work e-mail, trimmed and case-folded
              * @example jane.citizen@acme.com.au
              */
             work_email?: string;
             /**
+             * Format: email
              * @description Personal e-mail, trimmed and case-folded
              * @example jane.citizen@gmail.com
              */
@@ -2037,7 +2039,7 @@ export interface components {
              *       "current_company.name"
              *     ]
              */
-            fields?: string[];
+            fields?: ("id" | "name" | "first_name" | "last_name" | "middle_name" | "headline" | "description" | "position" | "current_company" | "current_company.id" | "current_company.name" | "current_company.size" | "current_company.website" | "current_company.industry" | "current_company.linkedin" | "current_company.main_phones" | "current_company.other_phones" | "current_company.mobile_phones" | "time_in_current_role" | "month_joined" | "year_joined" | "emails" | "emails.personal" | "emails.personal.value" | "emails.personal.deliverability" | "emails.work" | "emails.work.value" | "emails.work.deliverability" | "phones" | "phones.value" | "phones.is_dnd" | "linkedin" | "social_media" | "social_media.linkedin" | "social_media.linkedin.handle" | "social_media.linkedin.connections" | "social_media.linkedin.followers" | "social_media.linkedin.stars" | "social_media.github" | "social_media.github.handle" | "social_media.github.connections" | "social_media.github.followers" | "social_media.github.stars" | "social_media.twitter" | "social_media.twitter.handle" | "social_media.twitter.connections" | "social_media.twitter.followers" | "social_media.twitter.stars" | "social_media.facebook" | "social_media.facebook.handle" | "social_media.facebook.connections" | "social_media.facebook.followers" | "social_media.facebook.stars" | "social_media.youtube" | "social_media.youtube.handle" | "social_media.youtube.connections" | "social_media.youtube.followers" | "social_media.youtube.stars" | "social_media.pintrest" | "social_media.pintrest.handle" | "social_media.pintrest.connections" | "social_media.pintrest.followers" | "social_media.pintrest.stars" | "location" | "department" | "seniority" | "gender" | "skills" | "education" | "education.field" | "education.degree" | "education.date_range" | "education.school_name" | "keywords" | "secondary_position" | "secondary_position.company_id" | "secondary_position.company_name" | "secondary_position.company_size" | "secondary_position.company_website" | "secondary_position.company_linkedin" | "secondary_position.company_industry" | "secondary_position.cleaned_position" | "secondary_position.month_joined" | "secondary_position.year_joined" | "secondary_position.time_in_current_role" | "secondary_position.seniority" | "secondary_position.department")[];
         };
         /**
          * PeopleBulkResult
@@ -2087,12 +2089,13 @@ export interface components {
              */
             ln_url?: string;
             /**
-             * @description Domain name; a subdomain not on file falls back to its registrable domain
+             * Format: hostname
+             * @description Domain name of two or more labels (not an IP address); a subdomain not on file falls back to its registrable domain
              * @example acme.com.au
              */
             fqdn?: string;
             /**
-             * @description Australian Business Number, 11 digits, spaces ignored
+             * @description Australian Business Number: 11 digits, spaces ignored, whose check digits agree
              * @example 51 824 753 556
              */
             abn?: string;
@@ -2121,10 +2124,10 @@ export interface components {
              * @description Fields of each record to return: top-level names and dotted paths into objects; `id` is always included. Without it, records are returned exactly as stored.
              * @example [
              *       "name",
-             *       "current_company.name"
+             *       "industry_codes.abn"
              *     ]
              */
-            fields?: string[];
+            fields?: ("id" | "name" | "website" | "fqdn" | "description" | "tagline" | "linkedin" | "au_employee_count" | "year_founded" | "hq_location" | "hq_country" | "company_size" | "company_type" | "abn_operation_status" | "locations" | "industries" | "revenue" | "phones" | "emails" | "social_media" | "social_media.twitter" | "social_media.youtube" | "social_media.facebook" | "social_media.linkedin" | "social_media.instagram" | "industry_codes" | "industry_codes.abn" | "industry_codes.acn" | "industry_codes.sic" | "industry_codes.duns" | "industry_codes.naics" | "industry_codes.anzsic" | "keywords" | "org_registers" | "org_registers.vc" | "states" | "nextGen" | "nextGen.technographics" | "nextGen.website" | "nextGen.social_media" | "nextGen.social_media.youtube" | "nextGen.social_media.youtube.profile_name" | "nextGen.social_media.youtube.handle" | "nextGen.social_media.youtube.followers" | "nextGen.social_media.youtube.verified" | "nextGen.social_media.youtube.videos" | "nextGen.social_media.youtube.likes" | "nextGen.social_media.youtube.views" | "nextGen.social_media.youtube.subscribers" | "nextGen.social_media.youtube.following" | "nextGen.social_media.youtube.joined" | "nextGen.social_media.instagram" | "nextGen.social_media.instagram.profile_name" | "nextGen.social_media.instagram.handle" | "nextGen.social_media.instagram.followers" | "nextGen.social_media.instagram.verified" | "nextGen.social_media.instagram.videos" | "nextGen.social_media.instagram.likes" | "nextGen.social_media.instagram.views" | "nextGen.social_media.instagram.subscribers" | "nextGen.social_media.instagram.following" | "nextGen.social_media.instagram.joined" | "nextGen.social_media.linkedin" | "nextGen.social_media.linkedin.profile_name" | "nextGen.social_media.linkedin.handle" | "nextGen.social_media.linkedin.followers" | "nextGen.social_media.linkedin.verified" | "nextGen.social_media.linkedin.videos" | "nextGen.social_media.linkedin.likes" | "nextGen.social_media.linkedin.views" | "nextGen.social_media.linkedin.subscribers" | "nextGen.social_media.linkedin.following" | "nextGen.social_media.linkedin.joined" | "nextGen.social_media.facebook" | "nextGen.social_media.facebook.profile_name" | "nextGen.social_media.facebook.handle" | "nextGen.social_media.facebook.followers" | "nextGen.social_media.facebook.verified" | "nextGen.social_media.facebook.videos" | "nextGen.social_media.facebook.likes" | "nextGen.social_media.facebook.views" | "nextGen.social_media.facebook.subscribers" | "nextGen.social_media.facebook.following" | "nextGen.social_media.facebook.joined" | "nextGen.reviews_rating" | "nextGen.reviews_rating.ceo_approval" | "nextGen.reviews_rating.total_reviews" | "nextGen.reviews_rating.rating" | "nextGen.reviews_rating.rating.ceo_approval_rating" | "nextGen.reviews_rating.rating.career_opportunities_rating" | "nextGen.reviews_rating.rating.compensation_and_benefits_rating" | "nextGen.reviews_rating.rating.culture_and_values_rating" | "nextGen.reviews_rating.rating.diversity_and_inclusion_rating" | "nextGen.reviews_rating.rating.senior_management_rating" | "nextGen.reviews_rating.rating.work_life_balance_rating" | "nextGen.reviews_rating.overall_rating" | "nextGen.reviews_rating.employee_rating_id" | "nextGen.reviews_rating.recommend_to_friend" | "nextGen.reviews_rating.url" | "nextGen.id" | "nextGen.web_traffic" | "nextGen.web_traffic.summary" | "nextGen.web_traffic.summary.avg_visit_duration" | "nextGen.web_traffic.summary.total_web_visitors" | "nextGen.web_traffic.summary.bounce_rate" | "nextGen.web_traffic.summary.pages_per_visit" | "nextGen.web_traffic.traffic_share" | "nextGen.web_traffic.traffic_share.countries" | "nextGen.web_traffic.traffic_share.organic" | "nextGen.web_traffic.traffic_share.paid" | "nextGen.web_traffic.marketing_channels_distribution" | "nextGen.web_traffic.marketing_channels_distribution.Direct" | "nextGen.web_traffic.marketing_channels_distribution.Referrals" | "nextGen.web_traffic.marketing_channels_distribution.Search" | "nextGen.web_traffic.marketing_channels_distribution.Social" | "nextGen.web_traffic.marketing_channels_distribution.Mail")[];
         };
         /**
          * CompanyBulkResult
@@ -2392,7 +2395,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Over the key's rate limit, or, for requests without a valid token, over the client address's (no RateLimit headers then): retry after `Retry-After` seconds */
+        /** @description Over the key's rate limit, or, for requests without a valid token, over the client address's (`RateLimit` and `RateLimit-Policy` then tell the address's limit, with `r=0`): retry after `Retry-After` seconds */
         RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2519,12 +2522,15 @@ export interface components {
             };
             content?: never;
         };
-        /** @description The HTTP layer could not read the request (malformed, 400; headers over 16 KiB, 431; sent too slowly, 408) and answered before any route, with a short JSON body rather than a problem document */
+        /** @description The HTTP layer could not read the request and answered before any route, closing the connection: malformed (400), sent too slowly (408), a path segment over 2,048 characters (414), headers over 16 KiB (431) */
         UnreadableRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
-            content?: never;
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
         };
     };
     parameters: never;
@@ -2577,7 +2583,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        openapi: "3.1.0";
+                        info: Record<string, never>;
+                        servers?: unknown[];
+                        paths: Record<string, never>;
+                        components: Record<string, never>;
+                    };
                 };
             };
             "4XX": components["responses"]["UnreadableRequest"];
@@ -2681,7 +2694,7 @@ export interface operations {
                  */
                 min_likelihood?: string;
                 /**
-                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
+                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names, and so is a list naming none. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
                  * @example name,current_company.name
                  */
                 fields?: string;
@@ -2798,7 +2811,7 @@ export interface operations {
                  */
                 min_likelihood?: string;
                 /**
-                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
+                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names, and so is a list naming none. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
                  * @example name,current_company.name
                  */
                 fields?: string;
@@ -2857,10 +2870,10 @@ export interface operations {
                  * @example https://www.linkedin.com/company/acme-holdings
                  */
                 ln_url?: string;
-                /** @description Domain name; a subdomain not on file falls back to its registrable domain */
+                /** @description Domain name of two or more labels (not an IP address); a subdomain not on file falls back to its registrable domain */
                 fqdn?: string;
                 /**
-                 * @description Australian Business Number, 11 digits, spaces ignored
+                 * @description Australian Business Number: 11 digits, spaces ignored, whose check digits agree
                  * @example 51 824 753 556
                  */
                 abn?: string;
@@ -2870,7 +2883,7 @@ export interface operations {
                  */
                 website?: string;
                 /**
-                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
+                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names, and so is a list naming none. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
                  * @example name,industry_codes.abn
                  */
                 fields?: string;
@@ -2928,10 +2941,10 @@ export interface operations {
                  * @example https://www.linkedin.com/company/acme-holdings
                  */
                 ln_url?: string;
-                /** @description Domain name; a subdomain not on file falls back to its registrable domain */
+                /** @description Domain name of two or more labels (not an IP address); a subdomain not on file falls back to its registrable domain */
                 fqdn?: string;
                 /**
-                 * @description Australian Business Number, 11 digits, spaces ignored
+                 * @description Australian Business Number: 11 digits, spaces ignored, whose check digits agree
                  * @example 51 824 753 556
                  */
                 abn?: string;
@@ -2941,7 +2954,7 @@ export interface operations {
                  */
                 website?: string;
                 /**
-                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
+                 * @description The fields to return, comma-separated: top-level fields and dotted paths into objects; `id` is always included; an unknown one is a 400 listing the valid names, and so is a list naming none. Not an identifier: given alone, it is `missing_identifier`. The response's ETag is the record's with a digest of the selection added.
                  * @example name,industry_codes.abn
                  */
                 fields?: string;
@@ -3527,27 +3540,27 @@ export interface operations {
                  * @description Seniority id: 1 = Board Member / Company Director; 2 = Owner / Founder; 3 = C-Suite / Partner; 4 = VP/Director / Head of; 5 = Manager; 6 = Other; 7 = No Data Available
                  * @example 5
                  */
-                seniority?: string;
+                seniority?: number;
                 /**
                  * @description Department id: 1 = General Management; 2 = Sales; 3 = Trades; 4 = Operations; 5 = Engineering & Technical; 6 = Human Resources; 7 = Customer Service; 8 = Medicine & Healthcare; 9 = Research & Analysis; 10 = Legal; 11 = Marketing; 12 = Education & Training; 13 = Consulting; 14 = Finance; 15 = Product; 16 = Other; 17 = No Data Available
                  * @example 14
                  */
-                department?: string;
+                department?: number;
                 /**
                  * @description AU or NZ: the location's last entry when it names a country, else the current company's hq_country
                  * @example AU
                  */
-                selectedCountry?: string;
+                selectedCountry?: "AU" | "NZ";
                 /**
                  * @description Results to skip (default 0, at most 10,000)
                  * @example 0
                  */
-                from?: string;
+                from?: number;
                 /**
                  * @description Results per page: 1 to 100 (default 10)
                  * @example 10
                  */
-                size?: string;
+                size?: number;
             };
             header?: never;
             path?: never;
@@ -4356,11 +4369,13 @@ export interface operations {
                      */
                     ln_url?: string;
                     /**
+                     * Format: email
                      * @description Work e-mail, trimmed and case-folded
                      * @example jane.citizen@acme.com.au
                      */
                     work_email?: string;
                     /**
+                     * Format: email
                      * @description Personal e-mail, trimmed and case-folded
                      * @example jane.citizen@gmail.com
                      */
@@ -4415,7 +4430,7 @@ export interface operations {
                      * @example 8
                      */
                     min_likelihood?: string;
-                    fields?: string | string[];
+                    fields?: string | ("id" | "name" | "first_name" | "last_name" | "middle_name" | "headline" | "description" | "position" | "current_company" | "current_company.id" | "current_company.name" | "current_company.size" | "current_company.website" | "current_company.industry" | "current_company.linkedin" | "current_company.main_phones" | "current_company.other_phones" | "current_company.mobile_phones" | "time_in_current_role" | "month_joined" | "year_joined" | "emails" | "emails.personal" | "emails.personal.value" | "emails.personal.deliverability" | "emails.work" | "emails.work.value" | "emails.work.deliverability" | "phones" | "phones.value" | "phones.is_dnd" | "linkedin" | "social_media" | "social_media.linkedin" | "social_media.linkedin.handle" | "social_media.linkedin.connections" | "social_media.linkedin.followers" | "social_media.linkedin.stars" | "social_media.github" | "social_media.github.handle" | "social_media.github.connections" | "social_media.github.followers" | "social_media.github.stars" | "social_media.twitter" | "social_media.twitter.handle" | "social_media.twitter.connections" | "social_media.twitter.followers" | "social_media.twitter.stars" | "social_media.facebook" | "social_media.facebook.handle" | "social_media.facebook.connections" | "social_media.facebook.followers" | "social_media.facebook.stars" | "social_media.youtube" | "social_media.youtube.handle" | "social_media.youtube.connections" | "social_media.youtube.followers" | "social_media.youtube.stars" | "social_media.pintrest" | "social_media.pintrest.handle" | "social_media.pintrest.connections" | "social_media.pintrest.followers" | "social_media.pintrest.stars" | "location" | "department" | "seniority" | "gender" | "skills" | "education" | "education.field" | "education.degree" | "education.date_range" | "education.school_name" | "keywords" | "secondary_position" | "secondary_position.company_id" | "secondary_position.company_name" | "secondary_position.company_size" | "secondary_position.company_website" | "secondary_position.company_linkedin" | "secondary_position.company_industry" | "secondary_position.cleaned_position" | "secondary_position.month_joined" | "secondary_position.year_joined" | "secondary_position.time_in_current_role" | "secondary_position.seniority" | "secondary_position.department")[];
                 };
             };
         };
@@ -4478,12 +4493,13 @@ export interface operations {
                      */
                     ln_url?: string;
                     /**
-                     * @description Domain name; a subdomain not on file falls back to its registrable domain
+                     * Format: hostname
+                     * @description Domain name of two or more labels (not an IP address); a subdomain not on file falls back to its registrable domain
                      * @example acme.com.au
                      */
                     fqdn?: string;
                     /**
-                     * @description Australian Business Number, 11 digits, spaces ignored
+                     * @description Australian Business Number: 11 digits, spaces ignored, whose check digits agree
                      * @example 51 824 753 556
                      */
                     abn?: string;
@@ -4492,7 +4508,7 @@ export interface operations {
                      * @example https://www.acme.com.au/about
                      */
                     website?: string;
-                    fields?: string | string[];
+                    fields?: string | ("id" | "name" | "website" | "fqdn" | "description" | "tagline" | "linkedin" | "au_employee_count" | "year_founded" | "hq_location" | "hq_country" | "company_size" | "company_type" | "abn_operation_status" | "locations" | "industries" | "revenue" | "phones" | "emails" | "social_media" | "social_media.twitter" | "social_media.youtube" | "social_media.facebook" | "social_media.linkedin" | "social_media.instagram" | "industry_codes" | "industry_codes.abn" | "industry_codes.acn" | "industry_codes.sic" | "industry_codes.duns" | "industry_codes.naics" | "industry_codes.anzsic" | "keywords" | "org_registers" | "org_registers.vc" | "states" | "nextGen" | "nextGen.technographics" | "nextGen.website" | "nextGen.social_media" | "nextGen.social_media.youtube" | "nextGen.social_media.youtube.profile_name" | "nextGen.social_media.youtube.handle" | "nextGen.social_media.youtube.followers" | "nextGen.social_media.youtube.verified" | "nextGen.social_media.youtube.videos" | "nextGen.social_media.youtube.likes" | "nextGen.social_media.youtube.views" | "nextGen.social_media.youtube.subscribers" | "nextGen.social_media.youtube.following" | "nextGen.social_media.youtube.joined" | "nextGen.social_media.instagram" | "nextGen.social_media.instagram.profile_name" | "nextGen.social_media.instagram.handle" | "nextGen.social_media.instagram.followers" | "nextGen.social_media.instagram.verified" | "nextGen.social_media.instagram.videos" | "nextGen.social_media.instagram.likes" | "nextGen.social_media.instagram.views" | "nextGen.social_media.instagram.subscribers" | "nextGen.social_media.instagram.following" | "nextGen.social_media.instagram.joined" | "nextGen.social_media.linkedin" | "nextGen.social_media.linkedin.profile_name" | "nextGen.social_media.linkedin.handle" | "nextGen.social_media.linkedin.followers" | "nextGen.social_media.linkedin.verified" | "nextGen.social_media.linkedin.videos" | "nextGen.social_media.linkedin.likes" | "nextGen.social_media.linkedin.views" | "nextGen.social_media.linkedin.subscribers" | "nextGen.social_media.linkedin.following" | "nextGen.social_media.linkedin.joined" | "nextGen.social_media.facebook" | "nextGen.social_media.facebook.profile_name" | "nextGen.social_media.facebook.handle" | "nextGen.social_media.facebook.followers" | "nextGen.social_media.facebook.verified" | "nextGen.social_media.facebook.videos" | "nextGen.social_media.facebook.likes" | "nextGen.social_media.facebook.views" | "nextGen.social_media.facebook.subscribers" | "nextGen.social_media.facebook.following" | "nextGen.social_media.facebook.joined" | "nextGen.reviews_rating" | "nextGen.reviews_rating.ceo_approval" | "nextGen.reviews_rating.total_reviews" | "nextGen.reviews_rating.rating" | "nextGen.reviews_rating.rating.ceo_approval_rating" | "nextGen.reviews_rating.rating.career_opportunities_rating" | "nextGen.reviews_rating.rating.compensation_and_benefits_rating" | "nextGen.reviews_rating.rating.culture_and_values_rating" | "nextGen.reviews_rating.rating.diversity_and_inclusion_rating" | "nextGen.reviews_rating.rating.senior_management_rating" | "nextGen.reviews_rating.rating.work_life_balance_rating" | "nextGen.reviews_rating.overall_rating" | "nextGen.reviews_rating.employee_rating_id" | "nextGen.reviews_rating.recommend_to_friend" | "nextGen.reviews_rating.url" | "nextGen.id" | "nextGen.web_traffic" | "nextGen.web_traffic.summary" | "nextGen.web_traffic.summary.avg_visit_duration" | "nextGen.web_traffic.summary.total_web_visitors" | "nextGen.web_traffic.summary.bounce_rate" | "nextGen.web_traffic.summary.pages_per_visit" | "nextGen.web_traffic.traffic_share" | "nextGen.web_traffic.traffic_share.countries" | "nextGen.web_traffic.traffic_share.organic" | "nextGen.web_traffic.traffic_share.paid" | "nextGen.web_traffic.marketing_channels_distribution" | "nextGen.web_traffic.marketing_channels_distribution.Direct" | "nextGen.web_traffic.marketing_channels_distribution.Referrals" | "nextGen.web_traffic.marketing_channels_distribution.Search" | "nextGen.web_traffic.marketing_channels_distribution.Social" | "nextGen.web_traffic.marketing_channels_distribution.Mail")[];
                 };
             };
         };
@@ -4532,7 +4548,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Fields of each record to return, comma-separated (a stream's only place for it; a JSON body may give `fields` instead)
+                 * @description Fields of each record to return, comma-separated (a stream's only place for it; a JSON body may give `fields` instead, but not both: that is a 400)
                  * @example name,current_company.name
                  */
                 fields?: string;
@@ -4578,8 +4594,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Fields of each record to return, comma-separated (a stream's only place for it; a JSON body may give `fields` instead)
-                 * @example name,current_company.name
+                 * @description Fields of each record to return, comma-separated (a stream's only place for it; a JSON body may give `fields` instead, but not both: that is a 400)
+                 * @example name,industry_codes.abn
                  */
                 fields?: string;
             };

@@ -94,7 +94,7 @@ export function registerWebhooks(program: Command) {
     .argument('<id>', 'the endpoint id (wh_…)')
     .option('--status <status>', `only ${STATUSES.join(', ')}`)
     .option('--after <delivery>', 'only deliveries after this one (whd_…)')
-    .option('--limit <n>', 'at most this many (default 100)', wholeNumber(1), 100)
+    .option('--limit <n>', 'at most this many', wholeNumber(1), 100)
     .option('--json', 'print a JSON array, attempts included')
     .action(async (id: string, opts) => {
       if (opts.status !== undefined && !STATUSES.includes(opts.status)) {

@@ -342,6 +342,8 @@ function emptiedCopyOfRestored(): string {
     );
     const shadow = (t: string) => fts.some((f) => t.startsWith(`${f}_`));
     for (const table of tables) if (!shadow(table)) emptied.exec(`DELETE FROM ${table}`);
+    // The webhook dispatcher's one row is part of the schema: its cursor starts at the log's beginning.
+    emptied.exec('INSERT INTO webhook_dispatch (only, cursor) VALUES (1, 0)');
     emptied.exec('VACUUM');
     emptied.close();
   }

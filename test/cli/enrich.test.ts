@@ -98,7 +98,17 @@ describe('the enrich command', () => {
     const listed = JSON.parse(enrich(['keys', 'list', '--json', '--db', db]).stdout);
     const key = listed.find((k: { name: string }) => k.name === 'crm sync');
     expect(Object.keys(key).sort()).toEqual(
-      ['created_at', 'expires_at', 'id', 'name', 'quota', 'rate', 'revoked_at', 'scopes'].sort(),
+      [
+        'created_at',
+        'expires_at',
+        'id',
+        'name',
+        'quota',
+        'rate',
+        'revoked_at',
+        'scopes',
+        'search_quota',
+      ].sort(),
     );
     expect(key).toMatchObject({ scopes: ['people:read'], rate: 5, quota: null, revoked_at: null });
     expect(JSON.stringify(listed)).not.toContain(token);

@@ -130,7 +130,7 @@ for (const backend of BACKENDS) {
           '/v1/company/bulk': `{"requests": [{"params": {"id": ${deep(10_000)}}}]}`,
           '/v1/people/search': `{"q": ${deep(10_000)}}`,
           '/v1/company/search': `{"filters": {"industry": ${deep(10_000)}}}`,
-          '/people': `{"id": ${deep(10_000)}}`,
+          '/v1/people/lookup': `{"id": ${deep(10_000)}}`,
         };
         for (const [url, body] of Object.entries(bodies)) {
           const response = await post(url, body);

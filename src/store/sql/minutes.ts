@@ -33,7 +33,7 @@ export function minuteStatements(s: Spelling) {
 
 /** The table's columns, for each backend's migration: `integer` on SQLite, `bigint` on PostgreSQL. */
 export const minutesTable = (text: string, integer: string, suffix = '') => `
-  CREATE TABLE usage_minutes (
+  CREATE TABLE IF NOT EXISTS usage_minutes (
     minute ${text} NOT NULL,
     key_id ${text} NOT NULL,
     operation ${text} NOT NULL,

@@ -289,8 +289,8 @@ export const MIGRATIONS: readonly string[] = [
      size INTEGER NOT NULL,
      created_at TEXT NOT NULL
    );
-   CREATE INDEX watchlists_key ON watchlists (key_id, created_at);
-   CREATE TABLE watchlist_entries (
+   CREATE INDEX IF NOT EXISTS watchlists_key ON watchlists (key_id, created_at);
+   CREATE TABLE IF NOT EXISTS watchlist_entries (
      seq INTEGER PRIMARY KEY,
      watchlist_id TEXT NOT NULL,
      kind TEXT NOT NULL,

@@ -21,7 +21,7 @@ import type { TurnSnapshot } from './snapshot.js';
 
 /** Migration: the webhooks' tables (contract §8). Times are ISO-8601 text, which sorts as time does. */
 export const WEBHOOKS_MIGRATION = `
-  CREATE TABLE webhook_endpoints (
+  CREATE TABLE IF NOT EXISTS webhook_endpoints (
     id TEXT PRIMARY KEY,
     key_id TEXT NOT NULL,
     url TEXT NOT NULL,
@@ -36,8 +36,8 @@ export const WEBHOOKS_MIGRATION = `
     failing_since TEXT,
     created_at TEXT NOT NULL
   ) WITHOUT ROWID;
-  CREATE INDEX webhook_endpoints_key ON webhook_endpoints (key_id);
-  CREATE TABLE webhook_deliveries (
+  CREATE INDEX IF NOT EXISTS webhook_endpoints_key ON webhook_endpoints (key_id);
+  CREATE TABLE IF NOT EXISTS webhook_deliveries (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     endpoint_id TEXT NOT NULL,
     event_id TEXT NOT NULL,
@@ -49,15 +49,15 @@ export const WEBHOOKS_MIGRATION = `
     lease_until TEXT,
     created_at TEXT NOT NULL
   );
-  CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, seq);
-  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, seq) WHERE status = 'pending';
-  CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_until)
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, seq);
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_pending ON webhook_deliveries (endpoint_id, seq) WHERE status = 'pending';
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_until)
     WHERE status = 'pending' AND lease_until IS NOT NULL;
-  CREATE TABLE webhook_dispatch (
+  CREATE TABLE IF NOT EXISTS webhook_dispatch (
     only INTEGER PRIMARY KEY CHECK (only = 1),
     cursor INTEGER NOT NULL
   );
-  INSERT INTO webhook_dispatch (only, cursor) VALUES (1, 0);
+  INSERT OR IGNORE INTO webhook_dispatch (only, cursor) VALUES (1, 0);
 `;
 
 interface EndpointRow extends Omit<StoredEndpoint, 'types' | 'disabled'> {

@@ -107,7 +107,8 @@ export function webhooksContract(open: () => WebhookStore) {
     await store.createEndpoint(endpoint('wh_1'));
     await store.createEndpoint(endpoint('wh_2'));
     const owed = [1, 2, 3, 4].flatMap((seq) => [delivery('wh_1', seq), delivery('wh_2', seq)]);
-    await store.enqueueDeliveries(0, 4, owed);
+    const at = await store.dispatchCursor();
+    expect(await store.enqueueDeliveries(at, at + 4, owed)).toBe(true);
     const first = await store.claimDeliveries(NOW, LEASE, 100, 2);
     expect(first.map((d) => [d.endpoint_id, d.event_id])).toEqual([
       ['wh_1', delivery('wh_1', 1).event_id],
@@ -130,7 +131,8 @@ export function webhooksContract(open: () => WebhookStore) {
 
   it('records attempts: a retry is due at its time, failures mark the endpoint, a disabled one is not claimed', async () => {
     await store.createEndpoint(endpoint('wh_1'));
-    await store.enqueueDeliveries(0, 1, [delivery('wh_1', 1)]);
+    const at = await store.dispatchCursor();
+    expect(await store.enqueueDeliveries(at, at + 1, [delivery('wh_1', 1)])).toBe(true);
     const [claimed] = await store.claimDeliveries(NOW, LEASE, 10, 10);
     const retryAt = after(5);
     await store.recordAttempt(

@@ -163,6 +163,7 @@ function brokenRule(operationId: string, { query, body }: Generated): string | u
     return undefined;
   }
   if (operationId === 'searchPeopleCompatible') {
+    if (Number(query.from ?? 0) >= 10_000) return 'a page past the first 10,000 results';
     return given(query).some((name) => COMPATIBLE_FILTERS.includes(name)) ? undefined : 'a filter is needed';
   }
   if (operationId === 'searchPeople' || operationId === 'searchCompanies') {

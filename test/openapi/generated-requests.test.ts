@@ -3,6 +3,8 @@
 // data says, never 400), refuses with a 400 one that breaks a rule its descriptions state, and never fails.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIN_WORD_LENGTH } from '../../src/search/v1.js';
+import { words } from '../../src/search/values.js';
 import { ALL_SCOPES } from '../../src/vocabulary/operations.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 
@@ -56,7 +58,7 @@ function resolve(schema: Schema): Schema {
   return current;
 }
 
-const words = (text: string) => text.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length;
+const wordCount = (text: string) => text.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length;
 
 /** A string of the schema: its format, its pattern, its length bounds. */
 function text(schema: Schema): fc.Arbitrary<string> {
@@ -72,7 +74,7 @@ function text(schema: Schema): fc.Arbitrary<string> {
   // kept short.
   const anchored = typeof schema.pattern === 'string' && /^\^.*\$$/.test(schema.pattern);
   const limit = anchored ? ((schema.maxLength as number | undefined) ?? 4096) : max;
-  return base.filter((s) => s.length >= min && s.length <= limit && words(s) <= 32);
+  return base.filter((s) => s.length >= min && s.length <= limit && wordCount(s) <= 32);
 }
 
 /** The arbitrary of a JSON schema of the document (the subset its request schemas use). */
@@ -168,7 +170,11 @@ function brokenRule(operationId: string, { query, body }: Generated): string | u
   }
   if (operationId === 'searchPeople' || operationId === 'searchCompanies') {
     const b = body as { q?: unknown; filters?: object };
-    return b.q !== undefined || given(b.filters).length > 0 ? undefined : 'q or a filter is needed';
+    const filtered = given(b.filters).length > 0;
+    if (b.q === undefined && !filtered) return 'q or a filter is needed';
+    // The words the server reads (src/search/values.ts), of two characters or more (MIN_WORD_LENGTH).
+    const longWord = b.q !== undefined && words('q', b.q).some((word) => word.length >= MIN_WORD_LENGTH);
+    return filtered || longWord ? undefined : 'q needs a word of two characters without a filter';
   }
   if (operationId.endsWith('Bulk')) {
     return query.fields !== undefined && (body as { fields?: unknown }).fields !== undefined

@@ -108,8 +108,10 @@ describe('enrich serve over HTTPS', () => {
   }, 60_000);
   afterAll(() => server?.stop());
 
-  it("says it listens on https://, in its own log line and in the framework's", () => {
+  it("says it listens on https://, in its own log line and in the framework's", async () => {
     expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    // The worker's framework line can reach the pipe after the line that gave the address.
+    await logSays(server, (log) => /Server listening at https:/.test(log));
     expect(server.stdout()).toMatch(/Server listening at https:\/\/127\.0\.0\.1:\d+/);
     expect(server.stdout()).not.toMatch(/listening at http:\/\//);
   });

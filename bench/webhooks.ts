@@ -10,13 +10,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ChangeEventType, ClassifiedEvent, LoggedEvent } from '../src/changes/events.js';
 import { eventId } from '../src/changes/render.js';
-import type { ChangeStore } from '../src/store/changes.js';
 import { openStore } from '../src/store/open.js';
 import { WebhookDispatcher } from '../src/webhooks/dispatcher.js';
+import { createEndpoint } from '../src/webhooks/endpoints.js';
 import { webhookPoster } from '../src/webhooks/post.js';
-import { newSecret } from '../src/webhooks/sign.js';
+import { jobChange, MemoryChanges } from '../test/helpers/memory-changes.js';
 
 const [eventsArg = '10000', databaseUrl] = process.argv.slice(2);
 if (!/^[1-9]\d*$/.test(eventsArg) || (databaseUrl !== undefined && !databaseUrl.startsWith('postgres'))) {
@@ -24,34 +23,6 @@ if (!/^[1-9]\d*$/.test(eventsArg) || (databaseUrl !== undefined && !databaseUrl.
   process.exit(2);
 }
 const total = Number(eventsArg);
-
-/** The change log of one refresh, in memory: every event committed at once. */
-class RefreshLog implements ChangeStore {
-  readonly events: LoggedEvent[] = [];
-  private readonly listeners = new Set<() => void>();
-  commit(events: ClassifiedEvent[]): void {
-    const at = new Date().toISOString();
-    for (const event of events)
-      this.events.push({ ...event, seq: this.events.length + 1, at } as LoggedEvent);
-    for (const listener of this.listeners) listener();
-  }
-  async readChanges(after: number, limit: number, types?: readonly ChangeEventType[]) {
-    return this.events.slice(after, after + limit).filter((e) => !types || types.includes(e.type));
-  }
-  async changeBounds() {
-    return { first: this.events.length > 0 ? 1 : 0, last: this.events.length };
-  }
-  watchChanges(listener: () => void) {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  async pruneChanges() {
-    return 0;
-  }
-  changesAppended() {
-    return new Map();
-  }
-}
 
 const committedAt = new Map<string, number>();
 const firstAttemptMs: number[] = [];
@@ -88,23 +59,15 @@ if (databaseUrl) {
   );
   await client.end();
 }
-await store.createEndpoint({
-  id: 'wh_bench',
-  key_id: 'key_bench',
-  url: `http://127.0.0.1:${port}/hook`,
-  types: ['person.job_changed'],
-  watchlist: null,
-  description: null,
-  disabled: false,
-  disabled_reason: null,
-  created_at: new Date().toISOString(),
-  secret: newSecret(),
-  previous_secret: null,
-  previous_expires_at: null,
-  after_seq: 0,
-  failing_since: null,
-});
-const log = new RefreshLog();
+await createEndpoint(
+  store,
+  { allowPrivate: true },
+  'key_bench',
+  { url: `http://127.0.0.1:${port}/hook`, types: ['person.job_changed'] },
+  0,
+);
+// The change log of one refresh, in memory: every event committed at once.
+const log = new MemoryChanges();
 const dispatcher = new WebhookDispatcher({
   store,
   changes: log,
@@ -114,28 +77,9 @@ const dispatcher = new WebhookDispatcher({
 });
 dispatcher.start();
 
-const jobChange = (n: number): ClassifiedEvent => ({
-  type: 'person.job_changed',
-  data: {
-    person_id: `fp${String(n).padStart(12, '0')}`,
-    change: 'new_company',
-    previous: {
-      company_id: 'f000000000001',
-      company_name: 'Old Co',
-      position: 'Engineer',
-      seniority: 'Other',
-    },
-    current: {
-      company_id: 'f000000000002',
-      company_name: 'New Co',
-      position: 'Manager',
-      seniority: 'Manager',
-    },
-  },
-});
 const started = performance.now();
 for (let n = 1; n <= total; n++) committedAt.set(eventId(n), started);
-log.commit(Array.from({ length: total }, (_, i) => jobChange(i + 1)));
+log.append(Array.from({ length: total }, (_, i) => jobChange(i + 1)));
 await done;
 const seconds = (performance.now() - started) / 1000;
 firstAttemptMs.sort((a, b) => a - b);

@@ -13,7 +13,6 @@ import { MinuteCounts } from './accounting/minute-counts.js';
 import { openAccounting } from './accounting/open.js';
 import { quotaStanding } from './accounting/usage-report.js';
 import { ProblemError, toProblem } from './errors.js';
-import { changeLogOf } from './feed/log.js';
 import { Admission } from './http/admission.js';
 import { AllowedMethods } from './http/allowed-methods.js';
 import { BODY_LIMIT } from './http/body.js';
@@ -55,7 +54,6 @@ import type { StoreLocation } from './store/open.js';
 import type { Store } from './store/store.js';
 import { DEFAULT_RETRY_SCHEDULE } from './vocabulary/webhook-retries.js';
 import { webhookPoster } from './webhooks/post.js';
-import { hasChangeLog } from './webhooks/start.js';
 
 export interface AppDeps {
   store: Store;
@@ -238,7 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUsage(app, { store, accounting });
   registerAdmin(app, { store, accounting, minutes, defaultRate: deps.defaultRate });
   registerSearch(app, { store, quota });
-  registerChanges(app, { changes: deps.changes ?? changeLogOf(store), feed: metrics.feed });
+  registerChanges(app, { changes: deps.changes ?? store, feed: metrics.feed });
   registerWatchlists(app, store);
   const poster = webhookPoster({ allowPrivate: deps.webhooks?.allowPrivate ?? false });
   registerWebhooks(app, {
@@ -247,7 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       allowPrivate: deps.webhooks?.allowPrivate ?? false,
       watchlistOwned: async (keyId, id) => (await store.getWatchlist(keyId, id)) !== undefined,
     },
-    logEnd: async () => (hasChangeLog(store) ? (await store.changeBounds()).last : 0),
+    logEnd: async () => (await store.changeBounds()).last,
     wake: deps.webhooks?.wake,
   });
   registerHealth(app, store, accounting);

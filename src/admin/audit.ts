@@ -3,15 +3,9 @@
 import { Buffer } from 'node:buffer';
 import { stringify } from 'csv-stringify/sync';
 import { ProblemError } from '../errors.js';
-import {
-  COMPANY_PARAMS,
-  companyLookupKey,
-  type LookupKey,
-  PERSON_PARAMS,
-  personLookupKey,
-} from '../identifiers/params.js';
+import { COMPANY_PARAMS, type LookupKey, PERSON_PARAMS } from '../identifiers/params.js';
 import { neutraliseRow } from '../ingest/formula-guard.js';
-import { recordsFoundBy } from '../privacy/suppress.js';
+import { recordsFoundBy, suppressionKey } from '../privacy/suppress.js';
 import type { AccountingStore, AuditEntry } from '../store/accounting.js';
 import type { KeyStore } from '../store/keys.js';
 import type { RecordStore } from '../store/records.js';
@@ -25,14 +19,9 @@ type AuditStore = RecordStore & SuppressionStore & KeyStore & Pick<AccountingSto
 /** Every lookup key a pasted identifier may be, for an entity: each parameter it normalises as. */
 function candidateKeys(entity: Entity, raw: string): LookupKey[] {
   const keys: LookupKey[] = [];
-  const params = entity === 'people' ? PERSON_PARAMS : COMPANY_PARAMS;
-  for (const param of params) {
+  for (const param of entity === 'people' ? PERSON_PARAMS : COMPANY_PARAMS) {
     try {
-      keys.push(
-        entity === 'people'
-          ? personLookupKey(param as (typeof PERSON_PARAMS)[number], raw)
-          : companyLookupKey(param as (typeof COMPANY_PARAMS)[number], raw),
-      );
+      keys.push(suppressionKey(entity, param, raw));
     } catch {
       // Not an identifier of this kind: the others are tried.
     }

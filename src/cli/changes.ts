@@ -6,7 +6,6 @@ import { changeLine } from '../changes/describe.js';
 import type { ChangeEvent } from '../changes/events.js';
 import { decodeCursor, encodeCursor, renderEvent } from '../changes/render.js';
 import { ProblemError } from '../errors.js';
-import { changeLogOf } from '../feed/log.js';
 import { type FeedQuery, MAX_FEED_LIMIT, MAX_FEED_WAIT, parseFeedQuery } from '../feed/query.js';
 import { readFeed } from '../feed/read.js';
 import type { ChangeStore } from '../store/changes.js';
@@ -54,7 +53,7 @@ export function registerChanges(program: Command) {
         }
         requireLocalStore(opts);
         await withOpenStore(opts, (store) =>
-          printChanges(opts, localReader(changeLogOf(store), query, stop.signal), stop),
+          printChanges(opts, localReader(store, query, stop.signal), stop),
         );
       } catch (error) {
         if (error instanceof ProblemError) throw new UsageError(error.detail);

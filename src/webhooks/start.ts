@@ -11,17 +11,13 @@ export interface DispatchSettings {
   webhookAllowPrivate: boolean;
 }
 
-/**
- * Starts dispatching the change log's events to webhook endpoints; undefined when the store keeps no
- * change log. Closing it lets attempts under way finish and be recorded.
- */
+/** Starts dispatching the change log's events to webhook endpoints. Closing it lets attempts under way finish and be recorded. */
 export function startDispatch(
   settings: DispatchSettings,
-  store: WebhookStore & WatchlistStore,
+  store: WebhookStore & WatchlistStore & ChangeStore,
   metrics: Pick<Metrics, 'webhookDeliveries'>,
   onError: (error: unknown) => void,
-): WebhookDispatcher | undefined {
-  if (!hasChangeLog(store)) return undefined;
+): WebhookDispatcher {
   const dispatcher = new WebhookDispatcher({
     store,
     changes: store,
@@ -33,13 +29,4 @@ export function startDispatch(
   });
   dispatcher.start();
   return dispatcher;
-}
-
-/**
- * Whether the store keeps the change log. It is a role of its own (the changelog branch); until it is
- * composed into every Store, a store without it dispatches nothing and new endpoints start at 0.
- */
-export function hasChangeLog<T extends object>(store: T): store is T & ChangeStore {
-  const log = store as Partial<ChangeStore>;
-  return typeof log.readChanges === 'function' && typeof log.watchChanges === 'function';
 }

@@ -1,4 +1,5 @@
-// A change log in memory, for the feed's route tests: events appended by hand, pruned by hand, watchers woken.
+// A change log in memory, for the feed's and the webhooks' tests and the webhooks' bench: events appended by
+// hand, pruned by hand, watchers woken.
 import type { ChangeEventType, ClassifiedEvent, LoggedEvent } from '../../src/changes/events.js';
 import type { ChangeBounds, ChangeStore } from '../../src/store/changes.js';
 
@@ -74,6 +75,27 @@ export const joined = (personId: string, companyId: string): ClassifiedEvent => 
       company_name: 'Acme Holdings',
       position: 'Engineer',
       seniority: 'Other',
+    },
+  },
+});
+
+/** A person's job change, as the classifier makes one. */
+export const jobChange = (n: number): ClassifiedEvent => ({
+  type: 'person.job_changed',
+  data: {
+    person_id: `fp${String(n).padStart(12, '0')}`,
+    change: 'new_company',
+    previous: {
+      company_id: 'f000000000001',
+      company_name: 'Old Co',
+      position: 'Engineer',
+      seniority: 'Other',
+    },
+    current: {
+      company_id: 'f000000000002',
+      company_name: 'New Co',
+      position: 'Manager',
+      seniority: 'Manager',
     },
   },
 });

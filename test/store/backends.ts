@@ -17,6 +17,8 @@ export interface ContractBackend {
   open(): Promise<Store>;
   /** After each test, once the store is closed. */
   cleanup?(): Promise<void>;
+  /** Another store on the data of the last `open` (a second server on one database), where there can be one. */
+  openAnother?(): Promise<Store>;
 }
 
 const dirs: string[] = [];
@@ -54,6 +56,7 @@ export const BACKENDS: readonly ContractBackend[] = [
       await database!.truncate();
       return openPostgresStore({ url: database!.url, poolSize: 4 });
     },
+    openAnother: async () => openPostgresStore({ url: database!.url, poolSize: 4 }),
   },
 ];
 

@@ -1,20 +1,15 @@
 // The dispatcher on each backend, with a receiver on this machine verifying as Standard Webhooks'
 // library does: every owed event delivered in order and signed, retries, 410, rotation, lost claims, and
 // two dispatchers on one PostgreSQL delivering each event once.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { renderEvent } from '../../src/changes/render.js';
-import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import type { Store } from '../../src/store/store.js';
 import { WebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { webhookPoster } from '../../src/webhooks/post.js';
 import { newSecret } from '../../src/webhooks/sign.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/pg-database.js';
-import { endpointAt, jobChange, MemoryChangeLog, type Received, startReceiver, until } from './receiver.js';
+import { jobChange, MemoryChanges } from '../helpers/memory-changes.js';
+import { BACKENDS } from '../store/backends.js';
+import { endpointAt, type Received, startReceiver, until } from './receiver.js';
 
 /** Retries 200 ms apart: a test sees each attempt. */
 const SHORT = [0.2, 0.2, 0.2];
@@ -23,40 +18,16 @@ const SHORT = [0.2, 0.2, 0.2];
 const verified = (secret: string, received: Received) =>
   new Webhook(secret).verify(received.body, received.headers as Record<string, string>);
 
-let database: TestDatabase | undefined;
-const dirs: string[] = [];
+// A store in a file and one on PostgreSQL: delivery needs no other of the contract's backends.
+const DELIVERING = BACKENDS.filter((backend) => backend.name === 'sqlite' || backend.name === 'postgres');
 
-const BACKENDS: { name: string; open: () => Promise<Store>; prepare?: () => void }[] = [
-  {
-    name: 'sqlite',
-    open: async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'enrich-webhooks-'));
-      dirs.push(dir);
-      return openSqliteStore(join(dir, 'enrich.db'));
-    },
-  },
-  {
-    name: 'postgres',
-    prepare: () => {
-      beforeAll(async () => {
-        database = await createTestDatabase();
-      });
-      afterAll(() => database?.drop());
-    },
-    open: async () => {
-      await database!.truncate();
-      return openPostgresStore({ url: database!.url, poolSize: 4 });
-    },
-  },
-];
-
-for (const backend of BACKENDS) {
+for (const backend of DELIVERING) {
   describe(`webhook delivery on ${backend.name}`, () => {
     backend.prepare?.();
     const closing: (() => Promise<void>)[] = [];
     afterEach(async () => {
       for (const close of closing.splice(0).reverse()) await close();
-      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+      await backend.cleanup?.();
     });
 
     async function setUp(answer?: Parameters<typeof startReceiver>[0]) {
@@ -64,7 +35,7 @@ for (const backend of BACKENDS) {
       closing.push(() => store.close());
       const receiver = await startReceiver(answer);
       closing.push(receiver.close);
-      const log = new MemoryChangeLog();
+      const log = new MemoryChanges();
       const dispatcher = (leaseMs?: number) => {
         const made = new WebhookDispatcher({
           store,
@@ -83,12 +54,12 @@ for (const backend of BACKENDS) {
 
     it('delivers every owed event once, in order, signed as Standard Webhooks verifies, the body as the feed lists it', async () => {
       const { store, receiver, log, dispatcher } = await setUp();
-      log.append(jobChange(0)); // before the endpoint: not owed
+      log.append([jobChange(0)]); // before the endpoint: not owed
       const endpoint = endpointAt(receiver.url, { after_seq: 1 });
       await store.createEndpoint(endpoint);
       await store.createEndpoint(endpointAt(receiver.url, { types: ['person.created'], after_seq: 1 }));
       dispatcher().start();
-      const logged = log.append(...Array.from({ length: 25 }, (_, i) => jobChange(i + 1)));
+      const logged = log.append(Array.from({ length: 25 }, (_, i) => jobChange(i + 1)));
       await until(() => receiver.received.length >= 25);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(receiver.received).toHaveLength(25);
@@ -124,7 +95,7 @@ for (const backend of BACKENDS) {
       dispatcher().start();
       const joined = jobChange(7);
       if (joined.type === 'person.job_changed') joined.data.current!.company_id = 'f000000000009';
-      const logged = log.append(jobChange(1), jobChange(2), jobChange(3), joined);
+      const logged = log.append([jobChange(1), jobChange(2), jobChange(3), joined]);
       await until(() => receiver.received.length >= 2);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const ids = receiver.received.map((r) => r.headers['webhook-id']).sort();
@@ -137,7 +108,7 @@ for (const backend of BACKENDS) {
       const endpoint = endpointAt(receiver.url);
       await store.createEndpoint(endpoint);
       dispatcher().start();
-      log.append(jobChange(1));
+      log.append([jobChange(1)]);
       await until(() => receiver.received.length >= 2);
       up = true;
       await until(
@@ -161,17 +132,17 @@ for (const backend of BACKENDS) {
       const endpoint = endpointAt(receiver.url);
       await store.createEndpoint(endpoint);
       dispatcher().start();
-      log.append(jobChange(1));
+      log.append([jobChange(1)]);
       await until(
         async () => (await store.listDeliveries(endpoint.id, { limit: 1 }))[0]?.status === 'failed',
       );
       const [failed] = await store.listDeliveries(endpoint.id, { limit: 1 });
       expect(failed!.attempts).toHaveLength(SHORT.length + 1);
-      log.append(jobChange(2));
+      log.append([jobChange(2)]);
       await until(async () => (await store.getEndpoint(endpoint.id))?.disabled === true);
       expect((await store.getEndpoint(endpoint.id))?.disabled_reason).toBe('gone');
       const before = receiver.received.length;
-      log.append(jobChange(3));
+      log.append([jobChange(3)]);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(receiver.received).toHaveLength(before);
     });
@@ -183,7 +154,7 @@ for (const backend of BACKENDS) {
       const rotated = newSecret();
       await store.rotateEndpointSecret(endpoint.id, rotated, new Date(Date.now() + 24 * 3600_000));
       dispatcher().start();
-      log.append(jobChange(1));
+      log.append([jobChange(1)]);
       await until(() => receiver.received.length >= 1);
       const [received] = receiver.received;
       expect(String(received!.headers['webhook-signature']).split(' ')).toHaveLength(2);
@@ -195,7 +166,7 @@ for (const backend of BACKENDS) {
       const { store, receiver, log, dispatcher } = await setUp();
       const endpoint = endpointAt(receiver.url);
       await store.createEndpoint(endpoint);
-      log.append(...Array.from({ length: 5 }, (_, i) => jobChange(i + 1)));
+      log.append(Array.from({ length: 5 }, (_, i) => jobChange(i + 1)));
       // The first dispatcher recorded the deliveries and claimed them, then died before any attempt.
       const first = dispatcher();
       await first.enqueue();
@@ -206,12 +177,13 @@ for (const backend of BACKENDS) {
       expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(5);
     });
 
-    if (backend.name === 'postgres') {
+    const { openAnother } = backend;
+    if (openAnother) {
       it('two dispatchers on one database attempt each event once', async () => {
         const { store, receiver, log, dispatcher } = await setUp();
         const endpoint = endpointAt(receiver.url);
         await store.createEndpoint(endpoint);
-        const other = await openPostgresStore({ url: database!.url, poolSize: 4 });
+        const other = await openAnother();
         closing.push(() => other.close());
         const second = new WebhookDispatcher({
           store: other,
@@ -224,7 +196,7 @@ for (const backend of BACKENDS) {
         closing.push(() => second.close());
         dispatcher().start();
         second.start();
-        log.append(...Array.from({ length: 200 }, (_, i) => jobChange(i + 1)));
+        log.append(Array.from({ length: 200 }, (_, i) => jobChange(i + 1)));
         await until(() => receiver.received.length >= 200);
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(receiver.received).toHaveLength(200);

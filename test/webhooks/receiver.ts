@@ -2,8 +2,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ChangeEventType, ClassifiedEvent, LoggedEvent } from '../../src/changes/events.js';
-import type { ChangeBounds, ChangeStore } from '../../src/store/changes.js';
 import type { StoredEndpoint } from '../../src/store/webhooks.js';
 import { newSecret } from '../../src/webhooks/sign.js';
 
@@ -45,64 +43,6 @@ export async function startReceiver(
     },
   };
 }
-
-/** A change log in memory, as the changelog branch keeps one in the store. */
-export class MemoryChangeLog implements ChangeStore {
-  readonly events: LoggedEvent[] = [];
-  private readonly listeners = new Set<() => void>();
-
-  append(...events: ClassifiedEvent[]): LoggedEvent[] {
-    const logged = events.map((event) => {
-      const seq = (this.events.at(-1)?.seq ?? 0) + 1;
-      const entry = { ...event, seq, at: new Date().toISOString() } as LoggedEvent;
-      this.events.push(entry);
-      return entry;
-    });
-    for (const listener of this.listeners) listener();
-    return logged;
-  }
-
-  async readChanges(after: number, limit: number, types?: readonly ChangeEventType[]) {
-    return this.events.filter((e) => e.seq > after && (!types || types.includes(e.type))).slice(0, limit);
-  }
-
-  async changeBounds(): Promise<ChangeBounds> {
-    return { first: this.events[0]?.seq ?? 0, last: this.events.at(-1)?.seq ?? 0 };
-  }
-
-  watchChanges(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  async pruneChanges(): Promise<number> {
-    return 0;
-  }
-  changesAppended() {
-    return new Map();
-  }
-}
-
-/** A person's job change, as the classifier makes one. */
-export const jobChange = (n: number): ClassifiedEvent => ({
-  type: 'person.job_changed',
-  data: {
-    person_id: `fp${String(n).padStart(12, '0')}`,
-    change: 'new_company',
-    previous: {
-      company_id: 'f000000000001',
-      company_name: 'Old Co',
-      position: 'Engineer',
-      seniority: 'Other',
-    },
-    current: {
-      company_id: 'f000000000002',
-      company_name: 'New Co',
-      position: 'Manager',
-      seniority: 'Manager',
-    },
-  },
-});
 
 /** Waits until `done()` holds, checking every 20 ms, for at most `ms`. */
 export async function until(done: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {

@@ -236,7 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUsage(app, { store, accounting });
   registerAdmin(app, { store, accounting, minutes, defaultRate: deps.defaultRate });
   registerSearch(app, { store, quota });
-  registerChanges(app, { changes: deps.changes ?? store, feed: metrics.feed });
+  registerChanges(app, { changes: deps.changes ?? store, watchlists: store, feed: metrics.feed });
   registerWatchlists(app, store);
   const poster = webhookPoster({ allowPrivate: deps.webhooks?.allowPrivate ?? false });
   registerWebhooks(app, {

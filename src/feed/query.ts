@@ -10,9 +10,9 @@ export const DEFAULT_FEED_LIMIT = 100;
 export const MAX_FEED_WAIT = 30;
 
 /** The parameters `GET /v1/changes` accepts. */
-export const FEED_PARAMS = ['after', 'types', 'limit', 'wait'] as const;
+export const FEED_PARAMS = ['after', 'types', 'limit', 'wait', 'watchlist'] as const;
 
-/** A read of the feed: events after `after` (a sequence number), of `types` only when given. */
+/** A read of the feed: events after `after` (a sequence number), of `types` and of a watchlist only when given. */
 export interface FeedQuery {
   /** Undefined: from the oldest event kept, however much has been pruned. */
   after: number | undefined;
@@ -20,6 +20,8 @@ export interface FeedQuery {
   limit: number;
   /** Seconds to wait for an event when none is there yet (0: answer at once). */
   wait: number;
+  /** Only the events of the people and companies this watchlist (of the reading key) watches. */
+  watchlist: string | undefined;
 }
 
 const invalid = (parameter: string, detail: string, more: Record<string, unknown> = {}) =>
@@ -77,10 +79,12 @@ export function parseFeedQuery(query: Record<string, unknown>): FeedQuery {
   const types = single(query, 'types');
   const limit = single(query, 'limit');
   const wait = single(query, 'wait');
+  const watchlist = single(query, 'watchlist');
   return {
     after,
     types: types === undefined ? undefined : eventTypes(types),
     limit: limit === undefined ? DEFAULT_FEED_LIMIT : whole('limit', limit, 1, MAX_FEED_LIMIT),
     wait: wait === undefined ? 0 : whole('wait', wait, 0, MAX_FEED_WAIT),
+    watchlist,
   };
 }

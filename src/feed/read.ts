@@ -1,6 +1,7 @@
 // A page of the feed: the events after a cursor, in commit order, waiting for one when asked (long poll).
 import type { LoggedEvent } from '../changes/events.js';
 import { encodeCursor, eventId } from '../changes/render.js';
+import { readWatched, type WatchedLookup } from '../changes/watch.js';
 import { ProblemError } from '../errors.js';
 import type { ChangeStore } from '../store/changes.js';
 import type { FeedQuery } from './query.js';
@@ -17,8 +18,8 @@ export interface FeedPage {
  * that was committed before the read began, so that a reader filtering by type does not scan again what
  * it has passed (every seq up to the newest visible one is committed: writers append in seq order).
  */
-async function readOnce(changes: ChangeStore, query: FeedQuery): Promise<FeedPage> {
-  const { after, limit, types } = query;
+async function readOnce(changes: ChangeStore, query: FeedQuery, watched?: WatchedLookup): Promise<FeedPage> {
+  const { after, limit, types, watchlist } = query;
   const bounds = await changes.changeBounds();
   // A cursor just before the oldest event kept has lost nothing; one older has.
   if (after !== undefined && bounds.first > 0 && after < bounds.first - 1) {
@@ -28,6 +29,16 @@ async function readOnce(changes: ChangeStore, query: FeedQuery): Promise<FeedPag
         'been pruned. Read again without `after` to start at the oldest event kept.',
       { oldest_event: eventId(bounds.first) },
     );
+  }
+  if (watchlist !== undefined && watched !== undefined) {
+    // Read through the log a page at a time, keeping the watched events: a bounded scan per request.
+    const read = (from: number, n: number) => changes.readChanges(from, n, types);
+    const page = await readWatched(read, watched, watchlist, after ?? 0, limit);
+    return {
+      events: page.events,
+      next: page.more ? page.last : Math.max(page.last, bounds.last),
+      hasMore: page.more,
+    };
   }
   const read = await changes.readChanges(after ?? 0, limit + 1, types);
   const hasMore = read.length > limit;
@@ -55,10 +66,16 @@ function sleep(ms: number, stop: AbortSignal, onWake: (wake: () => void) => void
 /**
  * The page `query` asks for. With `wait`, an empty page is read again as soon as the log is written (the
  * store's watchChanges wakes it) until an event comes, the wait is over or `stop` aborts (the server is
- * closing): then the empty page, whose `next` still moves past events of other types.
+ * closing): then the empty page, whose `next` still moves past events of other types. A query naming a
+ * watchlist needs `watched`, which answers which ids it holds (the route has checked the key owns it).
  */
-export async function readFeed(changes: ChangeStore, query: FeedQuery, stop: AbortSignal): Promise<FeedPage> {
-  if (query.wait === 0) return readOnce(changes, query);
+export async function readFeed(
+  changes: ChangeStore,
+  query: FeedQuery,
+  stop: AbortSignal,
+  watched?: WatchedLookup,
+): Promise<FeedPage> {
+  if (query.wait === 0) return readOnce(changes, query, watched);
   const deadline = Date.now() + query.wait * 1000;
   // Watched before the first read, so that an event committed between the read and the wait wakes it.
   let woken = false;
@@ -71,7 +88,7 @@ export async function readFeed(changes: ChangeStore, query: FeedQuery, stop: Abo
   try {
     for (;;) {
       woken = false;
-      const page = await readOnce(changes, read);
+      const page = await readOnce(changes, read, watched);
       const left = deadline - Date.now();
       if (page.events.length > 0 || left <= 0 || stop.aborted) return page;
       // Nothing of the types asked for up to page.next: the next read starts there.

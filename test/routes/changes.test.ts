@@ -120,6 +120,72 @@ describe.each(BACKENDS)('on %s', (backend) => {
     });
   });
 
+  describe('of a watchlist', () => {
+    it("lists only the events of the watchlist's people and companies, page after page", async () => {
+      const owner = await t.newKey({ scopes: ['changes:read', 'changes:write'] });
+      const id = `wl_feed${backend}`;
+      await t.store.createWatchlist({
+        id,
+        key_id: owner.id,
+        name: 'champions',
+        created_at: new Date().toISOString(),
+      });
+      await t.store.addWatchEntries(id, [
+        { kind: 'person', record_id: 'fpw1', ref: null },
+        { kind: 'company', record_id: 'fw9', ref: null },
+      ]);
+      const read = async (url: string) => {
+        const res = await get(url, owner.auth);
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json() as { data: { id: string; type: string }[]; next: string; has_more: boolean };
+      };
+      const start = (await read('/v1/changes')).next;
+      const logged = log.append([
+        created('fpw1'), // watched person
+        created('fpw2'),
+        joined('fpw2', 'fw9'), // joins a watched company
+        companyUpdated('fw9', ['name']), // the watched company itself
+        companyUpdated('fw8', ['name']),
+        joined('fpw3', 'fw8'),
+        created('fpw1'),
+      ]);
+      const watched = [logged[0], logged[2], logged[3], logged[6]].map((e) => renderEvent(e!));
+      const seen = [];
+      let cursor = start;
+      for (let pages = 0; pages < 10; pages++) {
+        const p = await read(`/v1/changes?watchlist=${id}&after=${cursor}&limit=2`);
+        seen.push(...p.data);
+        cursor = p.next;
+        if (!p.has_more) break;
+      }
+      expect(seen).toEqual(watched);
+      // Types and a watchlist together: both filters hold.
+      const jobs = await read(`/v1/changes?watchlist=${id}&after=${start}&types=person.job_changed`);
+      expect(jobs.data).toEqual([renderEvent(logged[2]!)]);
+      // The cursor past the last watched event leaves nothing to read again.
+      expect((await read(`/v1/changes?watchlist=${id}&after=${cursor}`)).data).toEqual([]);
+    });
+
+    it("answers 404 for another key's watchlist, and for none, as the watchlist routes do", async () => {
+      const owner = await t.newKey({ scopes: ['changes:read'] });
+      const id = `wl_other${backend}`;
+      await t.store.createWatchlist({
+        id,
+        key_id: owner.id,
+        name: 'theirs',
+        created_at: new Date().toISOString(),
+      });
+      for (const url of [`/v1/changes?watchlist=${id}`, '/v1/changes?watchlist=wl_none']) {
+        const res = await get(url);
+        expect(res.statusCode, url).toBe(404);
+        expect(res.json()).toMatchObject({ code: 'not_found' });
+        expect(res.body).not.toContain('theirs');
+      }
+      expect((await get(`/v1/changes?watchlist=${id}`, owner.auth)).statusCode).toBe(200);
+      expect((await get('/v1/changes?watchlist=')).statusCode).toBe(400);
+    });
+  });
+
   describe('retention', () => {
     it('answers 410 to a cursor older than the log keeps, naming the oldest event kept', async () => {
       const pruned = new MemoryChanges();

@@ -372,7 +372,10 @@ export interface paths {
          *     (with the top-level fields that changed) and removed (with the reason), and the derived `person.job_changed`
          *     and `person.title_changed`. Start without `after`, then give each page's `next`: no event is skipped or
          *     repeated. `has_more` says more are there now; with `wait` an empty page is held until an event arrives
-         *     (or the wait is over). A cursor older than the change log keeps (`ENRICH_CHANGES_RETENTION_DAYS`) is a 410.
+         *     (or the wait is over). With `watchlist`, only the events of the people and companies one of the key's
+         *     watchlists watches (a watched company: its own events and everyone joining, leaving or changing title at
+         *     it); such a page reads at most 10,000 events of the log, so it may be short, or empty, with `has_more`.
+         *     Another key's watchlist is a 404. A cursor older than the change log keeps (`ENRICH_CHANGES_RETENTION_DAYS`) is a 410.
          *     Events carry no e-mail address or phone number. Needs `changes:read`; rate-limited like lookups; costs
          *     nothing against the monthly quota.
          */
@@ -3680,6 +3683,11 @@ export interface operations {
                 types?: string;
                 /** @description Events per page */
                 limit?: number;
+                /**
+                 * @description Only the events one of the key's watchlists watches (its id)
+                 * @example wl_4hT9xQ2mPz8a
+                 */
+                watchlist?: string;
                 /** @description Seconds to hold an empty page open, answering as soon as an event arrives */
                 wait?: number;
             };
@@ -3705,6 +3713,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["WatchlistNotFound"];
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -1,5 +1,6 @@
 // The events a snapshot refresh from one data set directory to another makes, by the classifier, in the
-// order of expected-changes.ndjson: companies by id, then people by id.
+// order of expected-changes.ndjson, which is the order a refresh commits them: companies, then people; of
+// each, the records kept or added by id, then the records the new snapshot leaves out by id.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -22,8 +23,9 @@ export function classifySnapshots(before: string, after: string): ClassifiedEven
   for (const entity of ['companies', 'people'] as const) {
     const old = linesById(before, entity);
     const now = linesById(after, entity);
-    const ids = [...new Set([...old.keys(), ...now.keys()])].sort();
-    for (const id of ids) {
+    const kept = [...now.keys()].sort();
+    const removed = [...old.keys()].filter((id) => !now.has(id)).sort();
+    for (const id of [...kept, ...removed]) {
       events.push(...classifyChange({ entity, id, before: old.get(id), after: now.get(id) }).events);
     }
   }

@@ -1,4 +1,6 @@
-// Records' events written in id order without holding them all: sorted runs spill to disk and are merged.
+// Records' events written in the order a snapshot refresh commits them, without holding them all: records kept
+// or added by id, then records removed by id (a refresh removes what the files leave out after its upserts).
+// Sorted runs spill to disk and are merged.
 import { createReadStream, mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +13,10 @@ const RUN_RECORDS = 100_000;
 
 // JSON text never holds a raw tab (JSON.stringify escapes it), so a tab separates an id from its events.
 const SEPARATOR = '\t';
+
+/** Sorts a record's events where a refresh commits them: a removed record after every kept or added one. */
+const orderKey = (id: string, events: readonly ClassifiedEvent[]) =>
+  `${events[0]?.type.endsWith('.removed') ? '1' : '0'}${id}`;
 
 const byId = (a: [string, string], b: [string, string]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
@@ -29,7 +35,7 @@ export class EventsById {
   /** One record's events, in their order; each record is added once. */
   add(id: string, events: readonly ClassifiedEvent[]): void {
     for (const { type } of events) this.counts.set(type, (this.counts.get(type) ?? 0) + 1);
-    this.held.push([id, events.map((event) => JSON.stringify(event)).join(SEPARATOR)]);
+    this.held.push([orderKey(id, events), events.map((event) => JSON.stringify(event)).join(SEPARATOR)]);
     if (this.held.length >= this.runRecords) this.spill();
   }
 
@@ -51,7 +57,7 @@ export class EventsById {
     this.held = [];
   }
 
-  /** Writes every event, records in id order, to `out`, and removes the runs. */
+  /** Writes every event, records in refresh order (kept or added by id, then removed by id), to `out`, and removes the runs. */
   async writeTo(out: LineWriter): Promise<void> {
     try {
       if (this.runs.length === 0) {

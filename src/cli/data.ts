@@ -38,6 +38,7 @@ const snapshotJson = (s: SnapshotSummary) => ({
   entity: s.entity,
   snapshot: true,
   dry_run: s.dryRun,
+  ...(s.dryRun ? { would_refuse: s.refusal ?? null } : {}),
   inserted: s.inserted,
   updated: s.updated,
   unchanged: s.unchanged,
@@ -141,6 +142,11 @@ export function registerData(program: Command) {
         process.stdout.write(
           opts.json ? `${JSON.stringify(snapshotJson(summary))}\n` : `${snapshotLine(summary)}\n`,
         );
+        // The counts are printed; the exit status says the real run would be refused, as it would be.
+        if (summary.refusal !== undefined) {
+          process.stderr.write(`enrich: without --dry-run, refused: ${summary.refusal}\n`);
+          process.exitCode = 1;
+        }
       });
       if (rejected > 0) process.exitCode = 1;
     });

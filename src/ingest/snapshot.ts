@@ -39,6 +39,8 @@ export interface SnapshotSummary {
   suppressed: number;
   /** True when nothing was written. */
   dryRun: boolean;
+  /** On a dry run: why the same run without --dry-run would be refused by the guard (undefined: it would go). */
+  refusal?: string;
   seconds: number;
 }
 
@@ -164,14 +166,18 @@ export async function refreshSnapshot(
   const named = await idsInFiles(files);
   const { absent, stored } = await absentFromFiles(store, entity, named);
   named.clear();
-  if (!opts.force && absent.length > 0 && (100 * absent.length) / stored > maxRemovePercent) {
-    throw new SnapshotRefusedError(entity, absent.length, stored, maxRemovePercent);
-  }
+  const guard =
+    !opts.force && absent.length > 0 && (100 * absent.length) / stored > maxRemovePercent
+      ? new SnapshotRefusedError(entity, absent.length, stored, maxRemovePercent)
+      : undefined;
+  // A dry run counts what the refresh would do even when the guard would refuse it, and says so.
+  if (guard && !opts.dryRun) throw guard;
   const seconds = () => (performance.now() - started) / 1000;
   if (opts.dryRun) {
     const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
     const counts = await countWithoutWriting(store, entity, files, batchSize);
-    return { entity, ...counts, removed: absent.length, dryRun: true, seconds: seconds() };
+    const refusal = guard?.message.replace(': nothing was changed', '');
+    return { entity, ...counts, removed: absent.length, dryRun: true, refusal, seconds: seconds() };
   }
   const total = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, suppressed: 0 };
   const importEach = opts.importEach ?? ((file: string) => importFile(store, entity, file, opts));

@@ -104,6 +104,7 @@ for (const backend of BACKENDS) {
         entity: 'people',
         snapshot: true,
         dry_run: true,
+        would_refuse: null,
         rejected: 0,
         ...expectedPeople(),
       });
@@ -142,6 +143,14 @@ for (const backend of BACKENDS) {
         `enrich: the snapshot would remove ${removing} of ${before.length} people (${((100 * removing) / before.length).toFixed(1)}%), more than --max-remove 10%: nothing was changed`,
       );
       expect(run('import', 'people', half, '--snapshot', '--max-remove', '40').status).toBe(1);
+      // A dry run past the guard still counts, says the real run would be refused, and exits 1.
+      const dry = run('import', 'people', half, '--snapshot', '--dry-run', '--json');
+      expect(dry.status).toBe(1);
+      expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, removed: removing });
+      expect(JSON.parse(dry.stdout).would_refuse).toContain(
+        `would remove ${removing} of ${before.length} people`,
+      );
+      expect(dry.stderr).toContain('without --dry-run, refused: the snapshot would remove');
       expect(await stored()).toEqual(before);
       const forced = JSON.parse(run('import', 'people', half, '--snapshot', '--force', '--json').stdout);
       expect(forced).toMatchObject({ removed: removing, inserted: 0 });

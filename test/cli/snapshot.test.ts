@@ -1,5 +1,5 @@
 // enrich import --snapshot, run as a user runs it, on SQLite and on PostgreSQL: a refresh from a generated set
-// to its evolved month, the guard, --dry-run, SIGKILL half-way, and lookups during a refresh.
+// to its evolved month, the guard, --dry-run, SIGKILL half-way, and lookups during a refresh (both stores).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -222,4 +222,74 @@ describe('a refresh killed half-way, and lookups during one (SQLite)', () => {
       await store.close();
     }
   });
+});
+
+describe('a refresh killed half-way, and lookups during one (PostgreSQL)', () => {
+  let pg: TestDatabase;
+  beforeAll(async () => {
+    pg = await createTestDatabase();
+  });
+  afterAll(() => pg?.drop());
+  const env = () => ({ DATABASE_URL: pg.url });
+  const storedIds = async () => {
+    const store = await openPostgresStore({ url: pg.url, poolSize: 2 });
+    try {
+      const all = new Set<string>();
+      for await (const page of store.exportIds('people')) for (const id of page) all.add(id);
+      return all;
+    } finally {
+      await store.close();
+    }
+  };
+
+  it('leaves every old record in place when killed, and finishes when run again', async () => {
+    await pg.truncate();
+    expect(enrich(['import', 'people', file(start, 'people')], env()).status).toBe(0);
+    const old = new Set(ids(file(start, 'people')));
+    const fresh = new Set(ids(file(next, 'people')));
+    const toRemove = [...old].filter((id) => !fresh.has(id)).length;
+    for (const delay of [300, 800, 1500]) {
+      const running = startEnrich(['import', 'people', file(next, 'people'), '--snapshot'], env());
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      running.child.kill('SIGKILL');
+      await running.done;
+      const now = await storedIds();
+      const removedSoFar = [...old].filter((id) => !now.has(id) && !fresh.has(id)).length;
+      expect([0, toRemove]).toContain(removedSoFar);
+      for (const id of now) expect(old.has(id) || fresh.has(id)).toBe(true);
+    }
+    const finish = enrich(['import', 'people', file(next, 'people'), '--snapshot'], env());
+    expect(finish.status, finish.stderr).toBe(0);
+    expect([...(await storedIds())].sort()).toEqual([...fresh].sort());
+  }, 60_000);
+
+  it('finds every record present before and after, throughout a refresh', async () => {
+    await pg.truncate();
+    expect(enrich(['import', 'people', file(start, 'people')], env()).status).toBe(0);
+    const fresh = new Set(ids(file(next, 'people')));
+    const kept = ids(file(start, 'people')).filter((id) => fresh.has(id));
+    const store = await openPostgresStore({ url: pg.url, poolSize: 4 });
+    try {
+      const running = startEnrich(['import', 'people', file(next, 'people'), '--snapshot'], env());
+      let exited = false;
+      running.done.then(() => (exited = true));
+      let lookups = 0;
+      const missing: string[] = [];
+      while (!exited) {
+        for (let i = 0; i < kept.length && !exited; i += 50) {
+          const batch = kept.slice(i, i + 50);
+          const found = await Promise.all(batch.map((id) => store.findRecords('people', 'id', id, 1)));
+          lookups += batch.length;
+          found.forEach((records, n) => {
+            if (records.length === 0) missing.push(batch[n]!);
+          });
+        }
+      }
+      expect((await running.done).status).toBe(0);
+      expect(missing).toEqual([]);
+      expect(lookups).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 });

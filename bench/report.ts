@@ -1,6 +1,7 @@
 // The results of `npm run bench` as markdown: lookups against the ceiling, import, json-server, memory, targets.
 import { bulkTable } from './bulk-report.js';
 import { COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS } from './dataset.js';
+import { duringTable } from './during.js';
 import type { ImportSummary } from './enrich.js';
 import { feedTable } from './feed.js';
 import { cores, entryHeading, int, mib, ms, seconds, table, times } from './format.js';
@@ -281,6 +282,12 @@ export function renderReport(r: BenchResults): string {
     'The feed of changes (`GET /v1/changes?limit=1000`, issue 20): one reader through the events the imports logged:',
     '',
     feedTable(r.feed),
+    '',
+    "`id` lookups (wrk, the lookups' connections) alone, then while `enrich import people --snapshot` refreshes " +
+      'the set to its evolved month in another process, then while the refresh back is delivered as webhooks ' +
+      '(every person event type) to a receiver on this machine (issues 20 and 21):',
+    '',
+    duringTable(r.during),
     '',
     ...(r.match.length > 0
       ? [

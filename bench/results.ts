@@ -1,5 +1,6 @@
 // One `npm run bench` run's results, and the ratios every part of the report quotes.
 import { type LookupKind, PERSON_LOOKUPS } from './dataset.js';
+import type { DuringRun } from './during.js';
 import type { FeedRun } from './feed.js';
 import type { ImportRun, PostgresImports } from './imports.js';
 import type { JsonServerRun } from './json-server.js';
@@ -30,6 +31,8 @@ export interface BenchResults {
   searches: SearchRow[];
   /** One reader paging through the change log the imports wrote, once per run. */
   feed: FeedRun[];
+  /** id lookups during a refresh and its webhook deliveries (issues 20, 21). */
+  during: DuringRun[];
   /** `enrich match` of a list against the same store; none with --skip-match. */
   match: MatchRun[];
   /** The main server's VmHWM after every lookup run, at options.people. */

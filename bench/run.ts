@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { obtainDataset } from './data-files.js';
 import { type LookupKind, type Sample, sampleLookups } from './dataset.js';
+import { type DuringRun, measureDuring } from './during.js';
 import { createBenchKey, evolve, type RunningEnrich, serve } from './enrich.js';
 import { createFeedKey, type FeedRun, measureFeed } from './feed.js';
 import { measureImports, measurePostgresImports } from './imports.js';
@@ -78,10 +79,16 @@ async function lookupsAndCeiling(
   sample: Sample,
   postgres: ScratchDatabase | undefined,
   peopleFile: string,
+  evolvedPeople: string,
 ) {
   const token = await createBenchKey(db);
   if (o.cpuProf) mkdirSync(o.cpuProf, { recursive: true });
-  const enrich = await serve(db, { cpuProfDir: o.cpuProf, workers: o.workers });
+  // Webhooks to a receiver on this machine, for the deliveries row.
+  const enrich = await serve(db, {
+    cpuProfDir: o.cpuProf,
+    workers: o.workers,
+    env: { ENRICH_WEBHOOK_ALLOW_PRIVATE: 'true' },
+  });
   const ceiling = await startCeiling(sample, work, o.workers);
   const unaccounted = await serve(db, { workers: o.workers, env: { ENRICH_ACCOUNTING: 'false' } });
   let overPostgres: { running: RunningEnrich; token: string } | undefined;
@@ -119,7 +126,14 @@ async function lookupsAndCeiling(
     const feedToken = await createFeedKey(db);
     say(`feed: ${o.runs} run(s) of one reader through the change log`);
     for (let run = 0; run < o.runs; run++) feed.push(await measureFeed(enrich.origin, feedToken));
-    return { lookups, atRate, mainPeakRssBytes, searches: searchRows, feed };
+    say(`during: ${o.runs} run(s) of id lookups alone, during a refresh, during its webhook deliveries`);
+    const during: DuringRun[] = await measureDuring(
+      idTarget,
+      db,
+      { original: peopleFile, evolved: evolvedPeople, people: o.people },
+      o,
+    );
+    return { lookups, atRate, mainPeakRssBytes, searches: searchRows, feed, during };
   } finally {
     await ceiling.child.stop();
     await unaccounted.child.stop();
@@ -161,9 +175,15 @@ runScript('bench', parseBenchOptions, USAGE, async (session) => {
   say(`import: ${o.runs} run(s)`);
   const imports = await measureImports(files, sizes, work, o.runs, evolved);
   const pg = o.postgres ? await measurePostgresImports(files, sizes, o.postgres, o.runs) : undefined;
-  const load = await lookupsAndCeiling(o, imports.db, work, sample, pg?.database, files.people).finally(() =>
-    pg?.database.drop(),
-  );
+  const load = await lookupsAndCeiling(
+    o,
+    imports.db,
+    work,
+    sample,
+    pg?.database,
+    files.people,
+    evolved.people,
+  ).finally(() => pg?.database.drop());
   // After the lookups, with their servers stopped: the list has the cores to itself.
   const match = o.matchRows > 0 ? await measureMatches(files.people, imports.db, o.matchRows, work) : [];
   const postgres = pg && {

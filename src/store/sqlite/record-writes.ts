@@ -14,6 +14,13 @@ import type { SqliteSearchWrites } from './search-writes.js';
 function prepareEntity(db: Database.Database, entity: Entity) {
   const { records, identifiers } = ENTITY_TABLES[entity];
   return {
+    // Whether a record holds these exact bytes, compared inside SQLite: an unchanged record's body is not
+    // copied out, nor written back.
+    same: db
+      .prepare<[string, string], [string, string, number]>(
+        `SELECT idents, etag, body IS ? FROM ${records} WHERE id = ?`,
+      )
+      .raw(),
     current: db
       .prepare<[string], [number, string, string, string]>(
         `SELECT rid, idents, etag, body FROM ${records} WHERE id = ?`,
@@ -115,7 +122,13 @@ export class SqliteRecordWrites implements IndexSource {
       for (const { id, etag, body, identifiers, facts } of records) {
         const pairs = identifiers.map(({ kind, value }): IdentifierPair => [kindCode(kind), value]);
         const idents = JSON.stringify(pairs);
-        const current = statements.current.get(id);
+        // Most of a refresh is unchanged: the same bytes, etag and identifiers are neither read nor written.
+        const same = statements.same.get(body, id);
+        if (same !== undefined && same[2] === 1 && same[1] === etag && same[0] === idents) {
+          countChange(counts, 'unchanged');
+          continue;
+        }
+        const current = same === undefined ? undefined : statements.current.get(id);
         const change = classifyChange({ entity, id, before: current?.[3], after: body });
         countChange(counts, change.change);
         log.append(change.events, at);

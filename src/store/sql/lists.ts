@@ -7,7 +7,8 @@ export const LIST_COLUMNS =
   'invalid, quota_exceeded, output_bytes, problem, created_at, started_at, finished_at, expires_at';
 
 /** A job waiting to be claimed: queued, or running under a lease that ran out before `now`. */
-export const waiting = (now: string) => `(status = 'queued' OR (status = 'running' AND lease_until < ${now}))`;
+export const waiting = (now: string) =>
+  `(status = 'queued' OR (status = 'running' AND lease_until < ${now}))`;
 
 export const listStatements = (s: Spelling) => ({
   create: `INSERT INTO lists (id, key_id, entity, format, options, mapping, status, created_at, expires_at)

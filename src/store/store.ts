@@ -3,6 +3,7 @@ import type { AccountingStore } from './accounting.js';
 import type { ChangeStore } from './changes.js';
 import type { HealthStore } from './health.js';
 import type { KeyStore } from './keys.js';
+import type { ListStore } from './lists.js';
 import type { RecordStore } from './records.js';
 import type { SearchStore } from './search.js';
 import type { SuppressionStore } from './suppression.js';
@@ -22,7 +23,8 @@ export interface Store
     HealthStore,
     ChangeStore,
     WatchlistStore,
-    WebhookStore {
+    WebhookStore,
+    ListStore {
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export interface StoreRoles {
   health: HealthStore;
   changes: ChangeStore;
   webhooks: WebhookStore;
+  lists: ListStore;
 }
 
 /**
@@ -120,6 +123,17 @@ const ROLE_METHODS = {
     retryDelivery: true,
     deliveryBacklog: true,
   },
+  lists: {
+    createList: true,
+    getList: true,
+    listLists: true,
+    deleteList: true,
+    claimList: true,
+    advanceList: true,
+    finishList: true,
+    releaseList: true,
+    pruneLists: true,
+  },
 } satisfies { [Role in keyof StoreRoles]: Record<keyof StoreRoles[Role], true> };
 
 /** A role's methods as its implementation types them (SQLite's lookups answer without a promise). */
@@ -136,7 +150,8 @@ export type Composed<R extends StoreRoles> = Answered<RecordStore, R['records']>
   Answered<HealthStore, R['health']> &
   Answered<ChangeStore, R['changes']> &
   Answered<WatchlistStore, R['watchlists']> &
-  Answered<WebhookStore, R['webhooks']>;
+  Answered<WebhookStore, R['webhooks']> &
+  Answered<ListStore, R['lists']>;
 
 /**
  * The Store made of a backend's roles and its own members (`close`, and what only that backend offers).

@@ -13,6 +13,7 @@ import { createPool } from './pool.js';
 import { PostgresRecords } from './records.js';
 import { PostgresSearch, SEARCH_TIMEOUT_MS } from './search.js';
 import { PostgresSuppression } from './suppression.js';
+import { PostgresLists } from './lists.js';
 import { PostgresWatchlists } from './watchlists.js';
 import { PostgresWebhooks } from './webhooks.js';
 
@@ -46,6 +47,7 @@ function postgresStore(primary: pg.Pool, replica: pg.Pool, searches: pg.Pool, op
     health: new PostgresHealth(primary, replica),
     changes,
     webhooks: new PostgresWebhooks(primary),
+    lists: new PostgresLists(primary),
   };
   return composeStore(roles, {
     close: async (): Promise<void> => {

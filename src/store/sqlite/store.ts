@@ -19,6 +19,7 @@ import { SearchThread } from './search-thread.js';
 import { registerSearchFunctions, SqliteSearchWrites } from './search-writes.js';
 import { TurnSnapshot } from './snapshot.js';
 import { SqliteSuppression } from './suppression.js';
+import { SqliteLists } from './lists.js';
 import { SqliteWatchlists } from './watchlists.js';
 import { SqliteWebhooks } from './webhooks.js';
 
@@ -69,6 +70,7 @@ function sqliteRoles(db: Database.Database) {
       health: new SqliteHealth(db),
       changes,
       webhooks: new SqliteWebhooks(db, snapshot),
+      lists: new SqliteLists(db, snapshot),
     },
   };
 }

@@ -5,6 +5,7 @@ import type { HealthStore } from './health.js';
 import type { KeyStore } from './keys.js';
 import type { RecordStore } from './records.js';
 import type { SearchStore } from './search.js';
+import type { SessionStore } from './sessions.js';
 import type { SuppressionStore } from './suppression.js';
 import type { WatchlistStore } from './watchlists.js';
 import type { WebhookStore } from './webhooks.js';
@@ -22,7 +23,8 @@ export interface Store
     HealthStore,
     ChangeStore,
     WatchlistStore,
-    WebhookStore {
+    WebhookStore,
+    SessionStore {
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export interface StoreRoles {
   health: HealthStore;
   changes: ChangeStore;
   webhooks: WebhookStore;
+  sessions: SessionStore;
 }
 
 /**
@@ -120,6 +123,13 @@ const ROLE_METHODS = {
     retryDelivery: true,
     deliveryBacklog: true,
   },
+  sessions: {
+    createSession: true,
+    findSession: true,
+    touchSession: true,
+    deleteSession: true,
+    pruneSessions: true,
+  },
 } satisfies { [Role in keyof StoreRoles]: Record<keyof StoreRoles[Role], true> };
 
 /** A role's methods as its implementation types them (SQLite's lookups answer without a promise). */
@@ -136,7 +146,8 @@ export type Composed<R extends StoreRoles> = Answered<RecordStore, R['records']>
   Answered<HealthStore, R['health']> &
   Answered<ChangeStore, R['changes']> &
   Answered<WatchlistStore, R['watchlists']> &
-  Answered<WebhookStore, R['webhooks']>;
+  Answered<WebhookStore, R['webhooks']> &
+  Answered<SessionStore, R['sessions']>;
 
 /**
  * The Store made of a backend's roles and its own members (`close`, and what only that backend offers).

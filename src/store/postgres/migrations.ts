@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
 import { minutesTable } from '../sql/minutes.js';
+import { SESSIONS_TABLE } from '../sql/sessions.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { fillSearchRows } from './search-writes.js';
 import { WEBHOOKS_MIGRATION } from './webhooks.js';
@@ -324,6 +325,8 @@ CREATE INDEX watchlist_entries_list ON watchlist_entries (watchlist_id, seq);
 `,
   },
   { version: 15, name: 'webhook endpoints, deliveries and the dispatch cursor', sql: WEBHOOKS_MIGRATION },
+  // 16: list jobs (branch lists).
+  { version: 17, name: "the console's sessions", sql: SESSIONS_TABLE },
 ];
 
 /** People read per round of the name-at-company fill. */

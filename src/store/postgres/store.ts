@@ -12,6 +12,7 @@ import { LATEST_POSTGRES_VERSION } from './migrations.js';
 import { createPool } from './pool.js';
 import { PostgresRecords } from './records.js';
 import { PostgresSearch, SEARCH_TIMEOUT_MS } from './search.js';
+import { PostgresSessions } from './sessions.js';
 import { PostgresSuppression } from './suppression.js';
 import { PostgresWatchlists } from './watchlists.js';
 import { PostgresWebhooks } from './webhooks.js';
@@ -46,6 +47,7 @@ function postgresStore(primary: pg.Pool, replica: pg.Pool, searches: pg.Pool, op
     health: new PostgresHealth(primary, replica),
     changes,
     webhooks: new PostgresWebhooks(primary),
+    sessions: new PostgresSessions(primary),
   };
   return composeStore(roles, {
     close: async (): Promise<void> => {

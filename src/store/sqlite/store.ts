@@ -17,6 +17,7 @@ import { applyPragmas, checkSchema, migrate } from './schema.js';
 import { SqliteSearch } from './search.js';
 import { SearchThread } from './search-thread.js';
 import { registerSearchFunctions, SqliteSearchWrites } from './search-writes.js';
+import { SqliteSessions } from './sessions.js';
 import { TurnSnapshot } from './snapshot.js';
 import { SqliteSuppression } from './suppression.js';
 import { SqliteWatchlists } from './watchlists.js';
@@ -69,6 +70,7 @@ function sqliteRoles(db: Database.Database) {
       health: new SqliteHealth(db),
       changes,
       webhooks: new SqliteWebhooks(db, snapshot),
+      sessions: new SqliteSessions(db, snapshot),
     },
   };
 }

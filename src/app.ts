@@ -41,6 +41,7 @@ import { registerAdmin } from './routes/admin.js';
 import { registerBulk } from './routes/bulk.js';
 import { registerChanges } from './routes/changes.js';
 import { registerCompany } from './routes/company.js';
+import { registerConsole } from './routes/console.js';
 import { registerConsoleSession } from './routes/console-session.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
@@ -272,6 +273,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   registerDocs(app);
   registerConsoleSession(app, { store, admission, sessions });
+  registerConsole(app);
 
   app.addHook('onClose', async () => {
     // In-flight requests have finished: what they counted and audited is written before the store closes.

@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { MinuteCounts } from './accounting/minute-counts.js';
 import { openAccounting } from './accounting/open.js';
 import { quotaStanding } from './accounting/usage-report.js';
+import { ConsoleSessions } from './auth/sessions.js';
 import { ProblemError, toProblem } from './errors.js';
 import { Admission } from './http/admission.js';
 import { AllowedMethods } from './http/allowed-methods.js';
@@ -40,6 +41,8 @@ import { registerAdmin } from './routes/admin.js';
 import { registerBulk } from './routes/bulk.js';
 import { registerChanges } from './routes/changes.js';
 import { registerCompany } from './routes/company.js';
+import { registerConsole } from './routes/console.js';
+import { registerConsoleSession } from './routes/console-session.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 import { registerMetrics } from './routes/metrics.js';
@@ -176,7 +179,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const turns = new TurnRelease(accounting);
   const requests = new RequestLog(metrics, app.log, deps.accessLog ?? false);
   // Every keyed request's steps, the fast lookup path's included.
-  const admission = new Admission({ keys: store, limiter, quota, unauthenticated, accounting, minutes });
+  const sessions = new ConsoleSessions(store);
+  const admission = new Admission({
+    keys: store,
+    limiter,
+    quota,
+    unauthenticated,
+    accounting,
+    minutes,
+    sessions,
+  });
   lookups = new LookupPath({ store, admission, metrics, requests, cors, turns });
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -260,6 +272,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerMetrics(app, metrics, deps.metricsToken, (req, problem) => admission.turn(req, problem));
   }
   registerDocs(app);
+  registerConsoleSession(app, { store, admission, sessions });
+  registerConsole(app);
 
   app.addHook('onClose', async () => {
     // In-flight requests have finished: what they counted and audited is written before the store closes.

@@ -12,6 +12,7 @@ export const Problems = {
   unauthorized: { status: 401, title: 'Unauthorized' },
   quota_exceeded: { status: 402, title: 'Monthly quota exceeded' },
   forbidden: { status: 403, title: 'Forbidden' },
+  origin_mismatch: { status: 403, title: 'Origin not this server' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   request_timeout: { status: 408, title: 'Request timeout' },

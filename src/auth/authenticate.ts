@@ -30,7 +30,8 @@ export interface KeyMatch {
   token: 'current' | 'previous' | 'retired';
 }
 
-function matchOf(key: StoredKey | undefined, hash: string): KeyMatch {
+/** Which of its token hashes `hash` is of the key found by it, or a 401 when none was. */
+export function matchOf(key: StoredKey | undefined, hash: string): KeyMatch {
   if (!key) throw unauthorized('The bearer token is not recognised.');
   const token = key.hash === hash ? 'current' : key.previous_hash === hash ? 'previous' : 'retired';
   return { key, token };

@@ -19,6 +19,7 @@ import {
   requireLive,
   requireScopes,
 } from '../auth/authenticate.js';
+import { type ConsoleSessions, sessionIdOf } from '../auth/sessions.js';
 import { ProblemError, toProblem } from '../errors.js';
 import type { QuotaCounter, QuotaTicket } from '../limits/quota.js';
 import {
@@ -42,6 +43,8 @@ export interface AdmissionDeps {
   accounting: Accounting | undefined;
   /** The per-minute counts of keyed requests (the admin API's charts); none with accounting off. */
   minutes?: MinuteCounts | undefined;
+  /** The console's sessions: a request with no Authorization header may name its key by their cookie. */
+  sessions?: ConsoleSessions | undefined;
 }
 
 /** A keyed request as admission sees it, held by each kind's own object (Lookup, BulkCall, KeyedCall). */
@@ -105,7 +108,7 @@ export class Admission {
    */
   admit<C extends Admittee>(call: C, gate: Gate<C>): MaybePromise<void> {
     gate.beforeKey?.(call);
-    const match = identifyKey(this.deps.keys, call.req.headers.authorization);
+    const match = this.identify(call.req);
     if (isPromise(match)) return match.then((found) => this.identified(call, gate, found));
     return this.identified(call, gate, match);
   }
@@ -116,7 +119,7 @@ export class Admission {
    * with the refusal (401, 403) as its last line. At once where the store knows its keys in memory.
    */
   recheck<C extends Admittee>(call: C, gate: Gate<C>): MaybePromise<void> {
-    const match = identifyKey(this.deps.keys, call.req.headers.authorization);
+    const match = this.identify(call.req);
     if (isPromise(match)) return match.then((found) => this.stillAdmitted(call, gate, found));
     return this.stillAdmitted(call, gate, match);
   }
@@ -164,6 +167,19 @@ export class Admission {
   /** Writes what has been accounted; throws when it could not be (the answers must then not go out). */
   commit(): void {
     this.deps.accounting?.commit();
+  }
+
+  /**
+   * The key a request names: by its bearer token, or, with no Authorization header at all, by the console's
+   * session cookie (the bearer path reads no cookie and costs what it did).
+   */
+  private identify(req: IncomingMessage): MaybePromise<KeyMatch> {
+    const { authorization, cookie } = req.headers;
+    if (authorization === undefined && cookie !== undefined && this.deps.sessions !== undefined) {
+      const id = sessionIdOf(cookie);
+      if (id !== undefined) return this.deps.sessions.identify(req, id);
+    }
+    return identifyKey(this.deps.keys, authorization);
   }
 
   private identified<C extends Admittee>(call: C, gate: Gate<C>, match: KeyMatch): MaybePromise<void> {

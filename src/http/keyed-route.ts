@@ -101,7 +101,7 @@ export function decorateKeyedRoute(app: FastifyInstance, admission: Admission, r
       const serve = new KeyedServe(admission, requests, gate, audit, overLimit, handler);
       this.route({
         ...options,
-        schema: { ...options.schema, security: [{ bearer: [] }] },
+        schema: { ...options.schema, security: [{ bearer: [] }, { session: [] }] },
         // Validated once admitted: a client without a valid token learns nothing of what it sent.
         attachValidation: true,
         config: { keyed: { overLimit } },

@@ -120,7 +120,16 @@ export async function registerOpenapi(app: FastifyInstance): Promise<void> {
       // Relative: the host the document was fetched from, by whatever name and port, with no Host header trusted.
       servers: [{ url: '/', description: 'The server this document was fetched from' }],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'enrich_session',
+            description:
+              "The console's session (POST /console/session); state-changing calls need this server's Origin",
+          },
+        },
         headers: HEADERS,
         responses: RESPONSES,
       },
@@ -138,6 +147,7 @@ export async function registerOpenapi(app: FastifyInstance): Promise<void> {
           name: 'webhooks',
           description: 'Change events POSTed to your endpoints, signed (Standard Webhooks)',
         },
+        { name: 'console', description: "The browser console's sign-in (its session cookie)" },
         { name: 'operations', description: 'Health, readiness, metrics and this document' },
       ],
     },

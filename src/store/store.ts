@@ -6,6 +6,7 @@ import type { KeyStore } from './keys.js';
 import type { ListStore } from './lists.js';
 import type { RecordStore } from './records.js';
 import type { SearchStore } from './search.js';
+import type { SessionStore } from './sessions.js';
 import type { SuppressionStore } from './suppression.js';
 import type { WatchlistStore } from './watchlists.js';
 import type { WebhookStore } from './webhooks.js';
@@ -24,7 +25,8 @@ export interface Store
     ChangeStore,
     WatchlistStore,
     WebhookStore,
-    ListStore {
+    ListStore,
+    SessionStore {
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export interface StoreRoles {
   changes: ChangeStore;
   webhooks: WebhookStore;
   lists: ListStore;
+  sessions: SessionStore;
 }
 
 /**
@@ -134,6 +137,13 @@ const ROLE_METHODS = {
     releaseList: true,
     pruneLists: true,
   },
+  sessions: {
+    createSession: true,
+    findSession: true,
+    touchSession: true,
+    deleteSession: true,
+    pruneSessions: true,
+  },
 } satisfies { [Role in keyof StoreRoles]: Record<keyof StoreRoles[Role], true> };
 
 /** A role's methods as its implementation types them (SQLite's lookups answer without a promise). */
@@ -151,7 +161,8 @@ export type Composed<R extends StoreRoles> = Answered<RecordStore, R['records']>
   Answered<ChangeStore, R['changes']> &
   Answered<WatchlistStore, R['watchlists']> &
   Answered<WebhookStore, R['webhooks']> &
-  Answered<ListStore, R['lists']>;
+  Answered<ListStore, R['lists']> &
+  Answered<SessionStore, R['sessions']>;
 
 /**
  * The Store made of a backend's roles and its own members (`close`, and what only that backend offers).

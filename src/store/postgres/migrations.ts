@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
 import { minutesTable } from '../sql/minutes.js';
+import { SESSIONS_TABLE } from '../sql/sessions.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { fillSearchRows } from './search-writes.js';
 import { WEBHOOKS_MIGRATION } from './webhooks.js';
@@ -359,6 +360,7 @@ CREATE INDEX lists_waiting ON lists (status, created_at);
 CREATE INDEX lists_expires ON lists (expires_at);
 `,
   },
+  { version: 17, name: "the console's sessions", sql: SESSIONS_TABLE },
 ];
 
 /** People read per round of the name-at-company fill. */

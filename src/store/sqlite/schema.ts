@@ -1,9 +1,11 @@
 // The SQLite schema as a list of migrations, applied in order and tracked in PRAGMA user_version.
+
 import type Database from 'better-sqlite3';
 import { emailSha256 } from '../../identifiers/email-hash.js';
 import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
 import { minutesTable } from '../sql/minutes.js';
+import { SESSIONS_TABLE } from '../sql/sessions.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
 import { POSITIONS_MIGRATION, SEARCH_MIGRATION } from './search-schema.js';
@@ -330,6 +332,8 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX IF NOT EXISTS lists_key ON lists (key_id, created_at);
    CREATE INDEX IF NOT EXISTS lists_waiting ON lists (status, created_at);
    CREATE INDEX IF NOT EXISTS lists_expires ON lists (expires_at);`,
+  // 20: the console's sessions (src/store/sessions.ts): only a hash of each session id.
+  SESSIONS_TABLE,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

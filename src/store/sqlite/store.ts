@@ -11,15 +11,16 @@ import { SqliteBulk } from './bulk.js';
 import { SqliteChanges } from './changes.js';
 import { SqliteHealth } from './health.js';
 import { SqliteKeys } from './keys.js';
+import { SqliteLists } from './lists.js';
 import { SqliteRecordWrites } from './record-writes.js';
 import { SqliteRecords } from './records.js';
 import { applyPragmas, checkSchema, migrate } from './schema.js';
 import { SqliteSearch } from './search.js';
 import { SearchThread } from './search-thread.js';
 import { registerSearchFunctions, SqliteSearchWrites } from './search-writes.js';
+import { SqliteSessions } from './sessions.js';
 import { TurnSnapshot } from './snapshot.js';
 import { SqliteSuppression } from './suppression.js';
-import { SqliteLists } from './lists.js';
 import { SqliteWatchlists } from './watchlists.js';
 import { SqliteWebhooks } from './webhooks.js';
 
@@ -71,6 +72,7 @@ function sqliteRoles(db: Database.Database) {
       changes,
       webhooks: new SqliteWebhooks(db, snapshot),
       lists: new SqliteLists(db, snapshot),
+      sessions: new SqliteSessions(db, snapshot),
     },
   };
 }

@@ -7,13 +7,13 @@ import { PostgresAccounting } from './accounting.js';
 import { PostgresChanges } from './changes.js';
 import { PostgresHealth } from './health.js';
 import { PostgresKeys } from './keys.js';
+import { PostgresLists } from './lists.js';
 import { DatabaseNotMigratedError, schemaVersion } from './migrate.js';
 import { LATEST_POSTGRES_VERSION } from './migrations.js';
 import { createPool } from './pool.js';
 import { PostgresRecords } from './records.js';
 import { PostgresSearch, SEARCH_TIMEOUT_MS } from './search.js';
 import { PostgresSuppression } from './suppression.js';
-import { PostgresLists } from './lists.js';
 import { PostgresWatchlists } from './watchlists.js';
 import { PostgresWebhooks } from './webhooks.js';
 

@@ -11,6 +11,7 @@ import { SqliteBulk } from './bulk.js';
 import { SqliteChanges } from './changes.js';
 import { SqliteHealth } from './health.js';
 import { SqliteKeys } from './keys.js';
+import { SqliteLists } from './lists.js';
 import { SqliteRecordWrites } from './record-writes.js';
 import { SqliteRecords } from './records.js';
 import { applyPragmas, checkSchema, migrate } from './schema.js';
@@ -19,7 +20,6 @@ import { SearchThread } from './search-thread.js';
 import { registerSearchFunctions, SqliteSearchWrites } from './search-writes.js';
 import { TurnSnapshot } from './snapshot.js';
 import { SqliteSuppression } from './suppression.js';
-import { SqliteLists } from './lists.js';
 import { SqliteWatchlists } from './watchlists.js';
 import { SqliteWebhooks } from './webhooks.js';
 

@@ -289,9 +289,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   registerDocs(app);
 
-  app.addHook('onClose', async () => {
-    // The job under way goes back to the queue, its last chunk committed, before anything it uses closes.
+  // As closing begins: the job under way goes back to the queue, its last chunk committed, before anything
+  // it uses closes.
+  app.addHook('preClose', async () => {
     await listWorker.close();
+  });
+  app.addHook('onClose', async () => {
     if (deps.lists?.dir === undefined) rmSync(listsDir, { recursive: true, force: true });
     // In-flight requests have finished: what they counted and audited is written before the store closes.
     const lookupsFolded = (await accounting?.close()) ?? 0;

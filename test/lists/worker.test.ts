@@ -36,11 +36,6 @@ it('prunes the jobs whose time is over, their files and the mark of their charge
   }
   // The old job had charged rows: its segment's offset is forgotten with it.
   await store.foldJournal(chargeSegment('ls_old'), 0, 1, { audit: [], usage: [], quota: new Map() });
-    status: 'done',
-    problem: null,
-    finished_at: '',
-    expires_at: '',
-  });
   const worker = new ListWorker({
     store,
     files,

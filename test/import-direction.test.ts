@@ -37,7 +37,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['http'],
   ['openapi', 'ingest'],
   // The admin API's use cases: keys, usage series, audit search (its CSV through ingest's formula guard);
-  // list jobs, matched by ingest's engine, charged as lookups.
+  // list jobs, matched by ingest's engine in the background.
   ['admin', 'lists'],
   // The synthetic generator, which reads and writes NDJSON as imports do.
   ['generate'],

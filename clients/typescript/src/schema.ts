@@ -620,6 +620,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key the console is signed in as, and its scopes
+         * @description The cookie (`enrich_session`) is HttpOnly, SameSite=Strict, Secure over HTTPS, and ends after 12 hours unused. Each answer sets the cookie again, so that its 12 hours count from now.
+         */
+        get: operations["getConsoleSession"];
+        put?: never;
+        /**
+         * Sign in to the console: a key's token for a session cookie
+         * @description Needs this server's `Origin`. The cookie (`enrich_session`) is HttpOnly, SameSite=Strict, Secure over HTTPS, and ends after 12 hours unused. The token is never kept by the browser.
+         */
+        post: operations["openConsoleSession"];
+        /** Sign out: ends the session on the server and clears its cookie */
+        delete: operations["closeConsoleSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/people/lookup": {
         parameters: {
             query?: never;
@@ -968,7 +993,7 @@ export interface components {
              * @description Stable, machine-readable problem code
              * @enum {string}
              */
-            code: "missing_identifier" | "missing_filter" | "invalid_body" | "malformed_request" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "ambiguous_match" | "gone" | "key_revoked" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "unavailable";
+            code: "missing_identifier" | "missing_filter" | "invalid_body" | "malformed_request" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "origin_mismatch" | "not_found" | "method_not_allowed" | "request_timeout" | "ambiguous_match" | "gone" | "key_revoked" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "unavailable";
             /** @description The id of the request, also sent as X-Request-Id */
             request_id: string;
             /** @description `invalid_parameter` and `unknown_parameter`: the parameter at fault (of the query, or of a POST body) */
@@ -4340,6 +4365,116 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    getConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in key */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key: {
+                            id: string;
+                            name: string;
+                            scopes: string[];
+                            /** Format: date-time */
+                            expires_at: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    openConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in: the Set-Cookie header carries the session */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key: {
+                            id: string;
+                            name: string;
+                            scopes: string[];
+                            /** Format: date-time */
+                            expires_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    closeConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
             "4XX": components["responses"]["UnreadableRequest"];
         };
     };

@@ -18,9 +18,13 @@ function svg(tag: string, attributes: Record<string, string | number>): SVGEleme
   return element;
 }
 
-/** A chart of `series` sharing their x (time) axis, with a table of the same figures. */
-export function lineChart(title: string, series: Series[]): HTMLElement {
+/**
+ * A chart of `series` sharing their x (time) axis, with a table of the same figures. `span` (ms since the
+ * epoch) is the period the axis shows; by default, from the first point to the last.
+ */
+export function lineChart(title: string, series: Series[], span?: [number, number]): HTMLElement {
   const times = [...new Set(series.flatMap((s) => s.points.map((p) => p.at)))].sort();
+  const [start, end] = span ?? [Date.parse(times[0] ?? ''), Date.parse(times.at(-1) ?? '')];
   const values = series.flatMap((s) => s.points.map((p) => p.value ?? 0));
   const max = Math.max(1, ...values);
   const x = (at: string) =>

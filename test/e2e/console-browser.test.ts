@@ -228,6 +228,22 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in a browser', () => {
     expect(after.status).toBe(401);
   });
 
+  it("lists only the pages a key's scopes open", async () => {
+    const reader = await t.newKey({ name: 'sales', scopes: ['people:read'] });
+    await page.getByLabel('API key').fill(reader.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('nav a[data-page="usage"]').waitFor();
+    expect(await page.locator('nav a').allInnerTexts()).toEqual([
+      'Usage',
+      'Enrich a list',
+      'Look up and search',
+    ]);
+    await go('usage');
+    expect(await page.locator('figcaption').first().innerText()).toContain(reader.id);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+  });
+
   it('asked nothing of any other host, and no script or policy failed', () => {
     const origin = new URL(t.url).origin;
     expect(

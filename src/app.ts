@@ -1,5 +1,6 @@
 // buildApp(deps): plugins, routes, error and 404 handlers. Never listens; server.ts does.
 
+import { mkdtempSync, rmSync } from 'node:fs';
 import {
   createServer,
   type IncomingMessage,
@@ -8,6 +9,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { createServer as createSecureServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { MinuteCounts } from './accounting/minute-counts.js';
 import { openAccounting } from './accounting/open.js';
@@ -34,6 +37,8 @@ import { RequestLog } from './http/request-log.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './limits/quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './limits/rate-limit.js';
 import { UnauthenticatedLimit } from './limits/unauthenticated.js';
+import { ListFiles } from './lists/files.js';
+import { ListWorker } from './lists/worker.js';
 import { createMetrics, type Metrics, observeService } from './metrics.js';
 import { registerOpenapi } from './openapi/document.js';
 import { notReady } from './readiness.js';
@@ -45,6 +50,7 @@ import { registerConsole } from './routes/console.js';
 import { registerConsoleSession } from './routes/console-session.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
+import { registerLists } from './routes/lists.js';
 import { registerMetrics } from './routes/metrics.js';
 import { registerPeople } from './routes/people.js';
 import { registerSearch } from './routes/search.js';
@@ -103,6 +109,11 @@ export interface AppDeps {
   /** The rate of a key the admin API creates without one (ENRICH_DEFAULT_RATE); default 50. */
   defaultRate?: number | undefined;
   /** Webhooks: the retry schedule (seconds), whether private addresses may be reached, the dispatcher's wake. */
+  /**
+   * List jobs: the directory of their files (ENRICH_LISTS_DIR; default a temporary one, removed on close:
+   * tests), and the worker's lease and polling (tests shorten them).
+   */
+  lists?: { dir?: string; leaseMs?: number; pollMs?: number };
   webhooks?: {
     retrySchedule?: readonly number[];
     allowPrivate?: boolean;
@@ -260,6 +271,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logEnd: async () => (await store.changeBounds()).last,
     wake: deps.webhooks?.wake,
   });
+  const listsDir = deps.lists?.dir ?? mkdtempSync(join(tmpdir(), 'enrich-lists-'));
+  const listFiles = new ListFiles(listsDir);
+  const listWorker = new ListWorker({
+    store,
+    files: listFiles,
+    limiter,
+    quota,
+    minutes,
+    leaseMs: deps.lists?.leaseMs,
+    pollMs: deps.lists?.pollMs,
+    onError: (error) => app.log.error({ err: error }, 'a list job failed'),
+  });
+  registerLists(app, { store, files: listFiles, wake: () => listWorker.wake() });
+  app.addHook('onReady', (done) => {
+    listWorker.start();
+    done();
+  });
   registerHealth(app, store, accounting);
   observeService(metrics, {
     accounting,
@@ -275,7 +303,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerConsoleSession(app, { store, admission, sessions });
   registerConsole(app);
 
+  // As closing begins: the job under way goes back to the queue, its last chunk committed, before anything
+  // it uses closes.
+  app.addHook('preClose', async () => {
+    await listWorker.close();
+  });
   app.addHook('onClose', async () => {
+    if (deps.lists?.dir === undefined) rmSync(listsDir, { recursive: true, force: true });
     // In-flight requests have finished: what they counted and audited is written before the store closes.
     const lookupsFolded = (await accounting?.close()) ?? 0;
     await minutes?.close();

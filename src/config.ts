@@ -48,6 +48,8 @@ export const ConfigSchema = Type.Object({
   accounting: Type.Boolean(),
   /** The accounting journal's directory. */
   journalDir: Type.String({ minLength: 1 }),
+  /** Where list jobs keep their uploads and results. */
+  listsDir: Type.String({ minLength: 1 }),
   /** Origins browsers may call from (CORS), each `scheme://host[:port]`, or `*` for any; off when absent. */
   corsOrigins: Type.Optional(Type.Array(Type.String({ pattern: ORIGIN }), { minItems: 1 })),
   /** HTTPS: the certificate (chain) and private key files, PEM; both or neither. */
@@ -219,6 +221,7 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
     changesRetentionDays: integer(pick('changesRetentionDays', 'ENRICH_CHANGES_RETENTION_DAYS') ?? 90),
     accounting: boolean(pick('accounting', 'ENRICH_ACCOUNTING') ?? true),
     journalDir: '',
+    listsDir: '',
     corsOrigins: corsOrigins(pick('corsOrigins', 'ENRICH_CORS_ORIGINS')),
     tlsCert: pick('tlsCert', 'ENRICH_TLS_CERT') || undefined,
     tlsKey: pick('tlsKey', 'ENRICH_TLS_KEY') || undefined,
@@ -237,6 +240,10 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
   candidate.journalDir = String(
     pick('journalDir', 'ENRICH_JOURNAL_DIR') ||
       defaultJournalDir({ dbPath: String(candidate.dbPath), databaseUrl: candidate.databaseUrl as string }),
+  );
+  candidate.listsDir = String(
+    pick('listsDir', 'ENRICH_LISTS_DIR') ||
+      (candidate.databaseUrl ? join('data', 'lists') : `${String(candidate.dbPath)}-lists`),
   );
   refuseInvalid(ConfigSchema, candidate, crossChecks(candidate as Config));
   return Object.freeze(candidate as Config);

@@ -19,6 +19,7 @@ export const Problems = {
   ambiguous_match: { status: 409, title: 'Ambiguous match' },
   gone: { status: 410, title: 'Gone' },
   key_revoked: { status: 409, title: 'Key revoked' },
+  list_not_ready: { status: 409, title: 'List not ready' },
   payload_too_large: { status: 413, title: 'Request too large' },
   uri_too_long: { status: 414, title: 'URI too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },

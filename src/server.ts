@@ -136,6 +136,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
       allowPrivate: config.webhookAllowPrivate,
       wake: () => dispatch?.wake(),
     },
+    lists: { dir: config.listsDir },
     journal: {
       dir: config.journalDir,
       location: {

@@ -36,8 +36,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['limits', 'readiness'],
   ['http'],
   ['openapi', 'ingest'],
-  // The admin API's use cases: keys, usage series, audit search (its CSV through ingest's formula guard).
-  ['admin'],
+  // The admin API's use cases: keys, usage series, audit search (its CSV through ingest's formula guard);
+  // list jobs, matched by ingest's engine in the background.
+  ['admin', 'lists'],
   // The synthetic generator, which reads and writes NDJSON as imports do.
   ['generate'],
   ['routes', 'demo'],

@@ -61,3 +61,8 @@ export function mintKeyId(): string {
 export function mintWatchlistId(): string {
   return `wl_${randomBase62(12)}`;
 }
+
+/** A list job's id such as `ls_4hT9xQ2mPz8a`: not a secret, but not to be guessed either. */
+export function mintListId(): string {
+  return `ls_${randomBase62(12)}`;
+}

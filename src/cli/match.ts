@@ -78,13 +78,9 @@ export function registerMatch(program: Command) {
 /** Validates --fields against the record's schema: the paths to add, and the selection for NDJSON records. */
 async function parseFields(entity: Entity, fields: string | undefined) {
   if (fields === undefined) return undefined;
-  const { FieldCatalogue } = await import('../lookup/fields.js');
-  const { Person } = await import('../schemas/person.js');
-  const { Company } = await import('../schemas/company.js');
+  const { fieldSelection } = await import('../ingest/match/fields.js');
   try {
-    const tree = new FieldCatalogue(entity === 'people' ? Person : Company).parse(fields);
-    const paths = [...new Set(fields.split(',').map((path) => path.trim()))].filter((path) => path !== '');
-    return { tree, paths };
+    return await fieldSelection(entity, fields);
   } catch (error) {
     if (error instanceof ProblemError) throw new UsageError(`--fields: ${error.detail}`);
     throw error;

@@ -234,6 +234,19 @@ export const RESPONSES = {
       invalid_parameter: { detail: 'limit must be a whole number from 1 to 1000.', parameter: 'limit' },
     },
   ),
+  ListNotFound: problem("The key has no list of that id: another key's is not seen", KEYED, {
+    not_found: { detail: 'This key has no list ls_4hT9xQ2mPz8a.' },
+  }),
+  ListNotReady: problem('The list has not finished matching (or failed): its result is not there', KEYED, {
+    list_not_ready: { detail: 'The list ls_4hT9xQ2mPz8a is running: its result is ready once it is done.' },
+  }),
+  ListBadRequest: problem('The upload or the query cannot be matched as given', KEYED, {
+    invalid_body: {
+      detail:
+        'The list cannot be matched: no column gives an identifier to match people by; headers found: "Name".',
+    },
+    invalid_parameter: { detail: 'entity must be people or companies.', parameter: 'entity' },
+  }),
   WatchlistNotFound: problem(
     "The key has no watchlist (or entry) of that id: another key's is not seen",
     KEYED,

@@ -6,6 +6,7 @@ import { IDENTIFIER_PARAMS } from '../identifiers/params.js';
 import { ADMIN_SCHEMAS, suppressionRequest } from '../schemas/admin.js';
 import { CHANGES_SCHEMAS } from '../schemas/changes.js';
 import { Company } from '../schemas/company.js';
+import { LIST_SCHEMAS } from '../schemas/lists.js';
 import { Person } from '../schemas/person.js';
 import { Problem } from '../schemas/problem.js';
 import { SEARCH_SCHEMAS } from '../schemas/search.js';
@@ -45,6 +46,7 @@ const SCHEMAS = [
   ...ADMIN_SCHEMAS,
   suppressionRequest(IDENTIFIER_PARAMS),
   ...WATCHLIST_SCHEMAS,
+  ...LIST_SCHEMAS,
   ...WEBHOOK_SCHEMAS,
 ];
 

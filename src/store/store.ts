@@ -3,6 +3,7 @@ import type { AccountingStore } from './accounting.js';
 import type { ChangeStore } from './changes.js';
 import type { HealthStore } from './health.js';
 import type { KeyStore } from './keys.js';
+import type { ListStore } from './lists.js';
 import type { RecordStore } from './records.js';
 import type { SearchStore } from './search.js';
 import type { SessionStore } from './sessions.js';
@@ -24,6 +25,7 @@ export interface Store
     ChangeStore,
     WatchlistStore,
     WebhookStore,
+    ListStore,
     SessionStore {
   close(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export interface StoreRoles {
   health: HealthStore;
   changes: ChangeStore;
   webhooks: WebhookStore;
+  lists: ListStore;
   sessions: SessionStore;
 }
 
@@ -123,6 +126,17 @@ const ROLE_METHODS = {
     retryDelivery: true,
     deliveryBacklog: true,
   },
+  lists: {
+    createList: true,
+    getList: true,
+    listLists: true,
+    deleteList: true,
+    claimList: true,
+    advanceList: true,
+    finishList: true,
+    releaseList: true,
+    pruneLists: true,
+  },
   sessions: {
     createSession: true,
     findSession: true,
@@ -147,6 +161,7 @@ export type Composed<R extends StoreRoles> = Answered<RecordStore, R['records']>
   Answered<ChangeStore, R['changes']> &
   Answered<WatchlistStore, R['watchlists']> &
   Answered<WebhookStore, R['webhooks']> &
+  Answered<ListStore, R['lists']> &
   Answered<SessionStore, R['sessions']>;
 
 /**

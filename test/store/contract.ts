@@ -5,6 +5,7 @@ import { describeContract } from './backends.js';
 import { accountingContract } from './contract/accounting.js';
 import { healthContract } from './contract/health.js';
 import { keysContract } from './contract/keys.js';
+import { listsContract } from './contract/lists.js';
 import { recordsContract } from './contract/records.js';
 import { searchContract } from './contract/search.js';
 import { suppressionContract } from './contract/suppression.js';
@@ -23,6 +24,7 @@ export function describeStoreContract(
     describe('accounting', () => accountingContract(store));
     describe('suppression', () => suppressionContract(store));
     describe('watchlists', () => watchlistsContract(store));
+    describe('lists', () => listsContract(store));
     describe('health', () => healthContract(store));
     // The webhooks contract wants a store of its own per test (test/store/webhooks.test.ts gives each
     // backend one); over this one shared store its endpoints and deliveries would pile up between tests.

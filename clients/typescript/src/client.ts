@@ -30,6 +30,8 @@ import type {
   KeyCreate,
   KeyList,
   KeyRotate,
+  ListJob,
+  ListPage,
   PeopleBulkResult,
   PeopleSearchPage,
   PeopleSearchRequest,
@@ -535,6 +537,65 @@ export class Enrich {
    * Every method is one such call, a bulk helper one per chunk of its list (a search helper would make one
    * per page), each with the caller's signal.
    */
+  /**
+   * Uploads a list to match in the background (scope `people:read` or `company:read`): CSV or NDJSON text,
+   * matched as `enrich match` matches it. `map` is its `--map` (`COLUMN=PARAM`), `fields` its `--fields`.
+   * @example const { id } = await enrich.createList('people', 'Name,Email\nJane,jane@acme.com.au\n');
+   */
+  createList(
+    entity: 'people' | 'companies',
+    list: string,
+    options: CallOptions & { format?: 'csv' | 'ndjson'; map?: string[]; fields?: string } = {},
+  ): Promise<ListJob> {
+    const { format = 'csv', map, fields, ...call } = options;
+    const query = { entity, ...(map ? { map } : {}), ...(fields ? { fields } : {}) };
+    const type = format === 'csv' ? 'text/csv' : 'application/x-ndjson';
+    return this.#call(
+      (init) =>
+        this.#api.POST('/v1/lists', {
+          ...init,
+          params: { query },
+          body: list as never,
+          bodySerializer: (body: unknown) => body as string,
+          headers: { 'content-type': type },
+        }) as Promise<Answer<ListJob>>,
+      call,
+    );
+  }
+
+  /** A list's progress, or null when the key has none of that id. */
+  getList(id: string, options?: CallOptions): Promise<ListJob | null> {
+    return orNull(
+      this.#call((init) => this.#api.GET('/v1/lists/{id}', { ...init, params: { path: { id } } }), options),
+    );
+  }
+
+  /** A done list's result: the text `enrich match` writes for it (CSV for CSV, NDJSON for NDJSON). */
+  listResult(id: string, options?: CallOptions): Promise<string> {
+    return this.#call(
+      (init) =>
+        this.#api.GET('/v1/lists/{id}/result', {
+          ...init,
+          params: { path: { id } },
+          parseAs: 'text',
+        }) as Promise<Answer<string>>,
+      options,
+    );
+  }
+
+  /** One page of the key's lists, newest first; pass its `next` as `after` for the following. */
+  lists(page: { after?: string; limit?: number } = {}, options?: CallOptions): Promise<ListPage> {
+    return this.#call((init) => this.#api.GET('/v1/lists', { ...init, params: { query: page } }), options);
+  }
+
+  /** Deletes one of the key's lists and its result (stopping it if it runs). */
+  async deleteList(id: string, options?: CallOptions): Promise<void> {
+    await this.#call(
+      (init) => this.#api.DELETE('/v1/lists/{id}', { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
   async #call<T>(send: (init: CallInit) => Promise<Answer<T>>, options: CallOptions = {}): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);

@@ -30,6 +30,8 @@ export type {
   KeyCreate,
   KeyList,
   KeyRotate,
+  ListJob,
+  ListPage,
   PeopleBulkResult,
   PeopleSearchPage,
   PeopleSearchRequest,

@@ -725,6 +725,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The key's lists, newest first */
+        get: operations["listLists"];
+        put?: never;
+        /**
+         * Upload a list to match in the background
+         * @description A CSV (`text/csv`, a header row; comma, semicolon or tab) or NDJSON (`application/x-ndjson`) list of up to 1,000,000 rows, gzip or not, matched as `enrich match` matches it: the same column mapping (`map` as its `--map`, `fields` as its `--fields`) and the same output. Each row is charged and audited as a bulk item, paced at the key's rate; a used-up quota stops the job (`failed`, problem `quota_exceeded`). The job and its result are kept 7 days after it ends.
+         */
+        post: operations["createList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A list's progress */
+        get: operations["getList"];
+        put?: never;
+        post?: never;
+        /** Delete a list, its result, and stop it if it runs */
+        delete: operations["deleteList"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lists/{id}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A done list: the file `enrich match` writes for it */
+        get: operations["listResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -993,7 +1049,7 @@ export interface components {
              * @description Stable, machine-readable problem code
              * @enum {string}
              */
-            code: "missing_identifier" | "missing_filter" | "invalid_body" | "malformed_request" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "origin_mismatch" | "not_found" | "method_not_allowed" | "request_timeout" | "ambiguous_match" | "gone" | "key_revoked" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "unavailable";
+            code: "missing_identifier" | "missing_filter" | "invalid_body" | "malformed_request" | "invalid_parameter" | "unknown_parameter" | "unauthorized" | "quota_exceeded" | "forbidden" | "origin_mismatch" | "not_found" | "method_not_allowed" | "request_timeout" | "ambiguous_match" | "gone" | "key_revoked" | "list_not_ready" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "unavailable";
             /** @description The id of the request, also sent as X-Request-Id */
             request_id: string;
             /** @description `invalid_parameter` and `unknown_parameter`: the parameter at fault (of the query, or of a POST body) */
@@ -1849,6 +1905,60 @@ export interface components {
             next: string | null;
             has_more: boolean;
         };
+        /** ListJob */
+        ListJob: {
+            /** @example ls_4hT9xQ2mPz8a */
+            id: string;
+            entity: "people" | "companies";
+            format: "csv" | "ndjson";
+            /** @description queued, running, done (its result ready) or failed (see problem) */
+            status: "queued" | "running" | "done" | "failed";
+            /** @description The columns the rows are matched by, and the lookup parameters each gives */
+            mapping: {
+                column: string;
+                params: string[];
+            }[];
+            /** @description null until counted */
+            rows: number | null;
+            /** @description Rows matched so far (and charged) */
+            processed: number;
+            /** @description Rows matched to one record */
+            matched: number;
+            /** @description Rows that matched nothing */
+            not_found: number;
+            /** @description Rows that matched several records */
+            ambiguous: number;
+            /** @description Rows without a usable identifier, or unreadable */
+            invalid: number;
+            /** @description Rows not looked up: the key's monthly quota was used up */
+            quota_exceeded: number;
+            /** @description Seconds left at the pace so far, while running */
+            eta_seconds: number | null;
+            /** @description Why a failed job stopped */
+            problem: {
+                code: string;
+                detail: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the list was uploaded
+             */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the job and its result are deleted (7 days after it ended)
+             */
+            expires_at: string;
+        };
+        /** ListPage */
+        ListPage: {
+            data: components["schemas"]["ListJob"][];
+            /** @description after= for the next page, null at the end */
+            next: string | null;
+            has_more: boolean;
+        };
         /** WebhookEndpoint */
         WebhookEndpoint: {
             /** @example wh_4kq2m9x7c1d8e3f5 */
@@ -2303,6 +2413,45 @@ export interface components {
         };
         /** @description The body or query is not one the operation accepts (`path` says where) */
         WatchlistBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The key has no list of that id: another key's is not seen */
+        ListNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The list has not finished matching (or failed): its result is not there */
+        ListNotReady: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The upload or the query cannot be matched as given */
+        ListBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -4765,6 +4914,186 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["BulkUnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    listLists: {
+        parameters: {
+            query?: {
+                /** @description `next` of the page before */
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the key's lists */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    createList: {
+        parameters: {
+            query: {
+                entity: "people" | "companies";
+                /** @description COLUMN=PARAM: match by this column as this parameter; COLUMN= leaves it unused */
+                map?: string[];
+                /** @description Record fields to add, comma-separated */
+                fields?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description The job, queued */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListJob"];
+                };
+            };
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["BulkUnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    getList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ListNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    deleteList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ListNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["UnreadableRequest"];
+        };
+    };
+    listResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list with each row’s match: CSV for CSV, NDJSON for NDJSON */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ListNotFound"];
+            409: components["responses"]["ListNotReady"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -95,6 +95,9 @@ export type AdminSuppressionQuery = NonNullable<operations['adminUnsuppress']['p
 export type StoreStats = Schemas['StoreStats'];
 /** A watchlist: its id, name and how many entries it holds. */
 export type Watchlist = Schemas['Watchlist'];
+/** A list job: its progress, and why it failed if it did. */
+export type ListJob = Schemas['ListJob'];
+export type ListPage = Schemas['ListPage'];
 /** An entry to watch: a person or a company, found by the parameters its lookup takes, and a ref of your own. */
 export type WatchEntryRequest = Schemas['WatchEntryRequest'];
 /** An entry's result: `watching` with the id found, or the problem its lookup would have answered. */

@@ -46,20 +46,31 @@ export interface OpenList {
   shape: ListShape;
   /** Its columns read already (the CSV header, or the first NDJSON object). */
   reader: ListReader;
+  /** Closes the file, read to its end or not. */
+  close(): Promise<void>;
 }
 
 /** Opens a list: a file or `-`, gzip or not, CSV or NDJSON as its first line says. */
 export async function openList(path: string): Promise<OpenList> {
   const input = await openListInput(path);
-  const { firstLine, head, chunks } = await peekFirstLine(input.chunks());
-  // Never echoed: a header row of binary bytes would be printed to the terminal as headers found.
-  const kind = fileKind(head);
-  if (kind.kind === 'binary')
-    throw new ListError(`the list is not text (${kind.what ?? 'binary data'}): give CSV or NDJSON`);
-  const shape = detectShape(firstLine);
-  const reader =
-    shape.format === 'csv' ? await openCsvReader(chunks, shape.delimiter) : await openNdjsonReader(chunks);
-  return { input, shape, reader };
+  const raw = input.chunks();
+  const close = async () => {
+    await raw.return(undefined);
+  };
+  try {
+    const { firstLine, head, chunks } = await peekFirstLine(raw);
+    // Never echoed: a header row of binary bytes would be printed to the terminal as headers found.
+    const kind = fileKind(head);
+    if (kind.kind === 'binary')
+      throw new ListError(`the list is not text (${kind.what ?? 'binary data'}): give CSV or NDJSON`);
+    const shape = detectShape(firstLine);
+    const reader =
+      shape.format === 'csv' ? await openCsvReader(chunks, shape.delimiter) : await openNdjsonReader(chunks);
+    return { input, shape, reader, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
 
 /**

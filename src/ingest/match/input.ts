@@ -20,7 +20,7 @@ export interface ListInput {
   /** Bytes of the input read so far (compressed when gzip), comparable with totalBytes. */
   bytesRead(): number;
   /** The (decompressed) bytes, in order; iterated once. */
-  chunks(): AsyncIterable<Buffer>;
+  chunks(): AsyncGenerator<Buffer>;
 }
 
 /**

@@ -28,8 +28,8 @@ export interface MatchJob {
   writer: ListWriter;
   /** Opened at the first write: nothing, not even a CSV header, is written before the first rows are answered. */
   out: { open(): Promise<Writable> };
-  /** After each chunk written. */
-  onProgress?: (counts: MatchCounts) => void;
+  /** After each chunk written; the next is written once it has settled (a list job commits its progress). */
+  onProgress?: (counts: MatchCounts) => void | Promise<void>;
   onMalformed?: (line: number, reason: string) => void;
 }
 
@@ -74,7 +74,7 @@ export async function matchList(job: MatchJob): Promise<MatchCounts> {
     }
     counts.rows += rows.length;
     await emit(writer.rows(rows, settled));
-    job.onProgress?.(counts);
+    await job.onProgress?.(counts);
   };
 
   const submit = async (rows: ListRow[]) => {

@@ -325,7 +325,41 @@ CREATE INDEX watchlist_entries_list ON watchlist_entries (watchlist_id, seq);
 `,
   },
   { version: 15, name: 'webhook endpoints, deliveries and the dispatch cursor', sql: WEBHOOKS_MIGRATION },
-  // 16: list jobs (branch lists).
+  {
+    version: 16,
+    name: 'list jobs',
+    // A key's uploaded lists matched in the background (src/store/lists.ts): their progress committed with
+    // the charges of the rows it covers, and the lease of the process running each.
+    sql: `
+CREATE TABLE lists (
+  id text COLLATE "C" PRIMARY KEY,
+  key_id text COLLATE "C" NOT NULL,
+  entity text NOT NULL,
+  format text NOT NULL,
+  options text NOT NULL,
+  mapping text NOT NULL,
+  status text NOT NULL,
+  rows bigint,
+  processed bigint NOT NULL DEFAULT 0,
+  matched bigint NOT NULL DEFAULT 0,
+  not_found bigint NOT NULL DEFAULT 0,
+  ambiguous bigint NOT NULL DEFAULT 0,
+  invalid bigint NOT NULL DEFAULT 0,
+  quota_exceeded bigint NOT NULL DEFAULT 0,
+  output_bytes bigint NOT NULL DEFAULT 0,
+  problem text,
+  created_at text NOT NULL,
+  started_at text,
+  finished_at text,
+  expires_at text NOT NULL,
+  lease_owner text,
+  lease_until text
+);
+CREATE INDEX lists_key ON lists (key_id, created_at);
+CREATE INDEX lists_waiting ON lists (status, created_at);
+CREATE INDEX lists_expires ON lists (expires_at);
+`,
+  },
   { version: 17, name: "the console's sessions", sql: SESSIONS_TABLE },
 ];
 

@@ -7,6 +7,7 @@ import { PostgresAccounting } from './accounting.js';
 import { PostgresChanges } from './changes.js';
 import { PostgresHealth } from './health.js';
 import { PostgresKeys } from './keys.js';
+import { PostgresLists } from './lists.js';
 import { DatabaseNotMigratedError, schemaVersion } from './migrate.js';
 import { LATEST_POSTGRES_VERSION } from './migrations.js';
 import { createPool } from './pool.js';
@@ -47,6 +48,7 @@ function postgresStore(primary: pg.Pool, replica: pg.Pool, searches: pg.Pool, op
     health: new PostgresHealth(primary, replica),
     changes,
     webhooks: new PostgresWebhooks(primary),
+    lists: new PostgresLists(primary),
     sessions: new PostgresSessions(primary),
   };
   return composeStore(roles, {

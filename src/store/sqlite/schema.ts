@@ -303,8 +303,35 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX IF NOT EXISTS watchlist_entries_list ON watchlist_entries (watchlist_id, seq);`,
   // 18: webhook endpoints, the deliveries owed to them and the dispatcher's cursor (./webhooks.ts).
   WEBHOOKS_MIGRATION,
-  // 19: list jobs (branch lists); empty here until it is merged, so that the console's migration is 20.
-  '',
+  // 19: list jobs (src/store/lists.ts): a key's uploaded lists matched in the background, their progress
+  // committed with the charges of the rows it covers, and the lease of the process running each.
+  `CREATE TABLE IF NOT EXISTS lists (
+     id TEXT PRIMARY KEY,
+     key_id TEXT NOT NULL,
+     entity TEXT NOT NULL,
+     format TEXT NOT NULL,
+     options TEXT NOT NULL,
+     mapping TEXT NOT NULL,
+     status TEXT NOT NULL,
+     rows INTEGER,
+     processed INTEGER NOT NULL DEFAULT 0,
+     matched INTEGER NOT NULL DEFAULT 0,
+     not_found INTEGER NOT NULL DEFAULT 0,
+     ambiguous INTEGER NOT NULL DEFAULT 0,
+     invalid INTEGER NOT NULL DEFAULT 0,
+     quota_exceeded INTEGER NOT NULL DEFAULT 0,
+     output_bytes INTEGER NOT NULL DEFAULT 0,
+     problem TEXT,
+     created_at TEXT NOT NULL,
+     started_at TEXT,
+     finished_at TEXT,
+     expires_at TEXT NOT NULL,
+     lease_owner TEXT,
+     lease_until TEXT
+   );
+   CREATE INDEX IF NOT EXISTS lists_key ON lists (key_id, created_at);
+   CREATE INDEX IF NOT EXISTS lists_waiting ON lists (status, created_at);
+   CREATE INDEX IF NOT EXISTS lists_expires ON lists (expires_at);`,
   // 20: the console's sessions (src/store/sessions.ts): only a hash of each session id.
   SESSIONS_TABLE,
 ];

@@ -11,6 +11,7 @@ import { SqliteBulk } from './bulk.js';
 import { SqliteChanges } from './changes.js';
 import { SqliteHealth } from './health.js';
 import { SqliteKeys } from './keys.js';
+import { SqliteLists } from './lists.js';
 import { SqliteRecordWrites } from './record-writes.js';
 import { SqliteRecords } from './records.js';
 import { applyPragmas, checkSchema, migrate } from './schema.js';
@@ -70,6 +71,7 @@ function sqliteRoles(db: Database.Database) {
       health: new SqliteHealth(db),
       changes,
       webhooks: new SqliteWebhooks(db, snapshot),
+      lists: new SqliteLists(db, snapshot),
       sessions: new SqliteSessions(db, snapshot),
     },
   };

@@ -1,0 +1,61 @@
+// The documents of /v1/lists: a list job's progress, and a page of the key's jobs.
+import { type Static, Type } from '@sinclair/typebox';
+
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+const Time = (description: string) => Type.String({ format: 'date-time', description });
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const ListJob = Type.Object(
+  {
+    id: Type.String({ examples: ['ls_4hT9xQ2mPz8a'] }),
+    entity: Type.Union([Type.Literal('people'), Type.Literal('companies')]),
+    format: Type.Union([Type.Literal('csv'), Type.Literal('ndjson')]),
+    status: Type.Union(
+      [Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')],
+      { description: 'queued, running, done (its result ready) or failed (see problem)' },
+    ),
+    mapping: Type.Array(
+      Type.Object(
+        { column: Type.String(), params: Type.Array(Type.String()) },
+        { additionalProperties: false },
+      ),
+      { description: 'The columns the rows are matched by, and the lookup parameters each gives' },
+    ),
+    rows: Type.Union([Count('Rows in the list'), Type.Null()], { description: 'null until counted' }),
+    processed: Count('Rows matched so far (and charged)'),
+    matched: Count('Rows matched to one record'),
+    not_found: Count('Rows that matched nothing'),
+    ambiguous: Count('Rows that matched several records'),
+    invalid: Count('Rows without a usable identifier, or unreadable'),
+    quota_exceeded: Count("Rows not looked up: the key's monthly quota was used up"),
+    eta_seconds: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+      description: 'Seconds left at the pace so far, while running',
+    }),
+    problem: Type.Union(
+      [
+        Type.Object({ code: Type.String(), detail: Type.String() }, { additionalProperties: false }),
+        Type.Null(),
+      ],
+      { description: 'Why a failed job stopped' },
+    ),
+    created_at: Time('When the list was uploaded'),
+    started_at: Nullable(Time('When it was first run')),
+    finished_at: Nullable(Time('When it ended')),
+    expires_at: Time('When the job and its result are deleted (7 days after it ended)'),
+  },
+  { $id: 'ListJob', title: 'ListJob', additionalProperties: false },
+);
+export type ListJobView = Static<typeof ListJob>;
+
+export const ListPage = Type.Object(
+  {
+    data: Type.Array(Type.Ref('ListJob')),
+    next: Type.Union([Type.String(), Type.Null()], {
+      description: 'after= for the next page, null at the end',
+    }),
+    has_more: Type.Boolean(),
+  },
+  { $id: 'ListPage', title: 'ListPage', additionalProperties: false },
+);
+
+export const LIST_SCHEMAS = [ListJob, ListPage];

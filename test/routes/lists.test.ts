@@ -248,6 +248,26 @@ for (const backend of BACKENDS) {
       expect((await progress(ids[0]!, key.auth)).statusCode).toBe(404);
     });
 
+    it('stops a job whose key is revoked while it runs', async () => {
+      // 5 rows a second: the job outlasts the revocation.
+      const key = await t.newKey({ rate: 5 });
+      const created = await upload(peopleCsv(40), 'entity=people', 'text/csv', key.auth);
+      const id = created.json().id;
+      await until(
+        async () => (await t.store.getList(key.id, id))!.processed,
+        (n) => n > 0,
+      );
+      await t.store.revokeKey(key.id, new Date());
+      const job = await until(
+        async () => (await t.store.getList(key.id, id))!,
+        (j) => j.status === 'failed',
+      );
+      expect(job.status).toBe('failed');
+      expect(JSON.parse(job.problem!).code).toBe('unauthorized');
+      expect(job.processed).toBeLessThan(40);
+      expect(await t.store.audit({ keyId: key.id })).toHaveLength(job.processed);
+    });
+
     it('stops a job when the key’s quota is used up, with the problem', async () => {
       const key = await t.newKey({ quota: 2 });
       const created = await upload(

@@ -29,7 +29,8 @@ export function lineChart(title: string, series: Series[], span?: [number, numbe
   const max = Math.max(1, ...values);
   const x = (at: string) =>
     PAD.left +
-    (times.length < 2 ? 0 : (times.indexOf(at) / (times.length - 1)) * (WIDTH - PAD.left - PAD.right));
+    (end > start ? ((Date.parse(at) - start) / (end - start)) * (WIDTH - PAD.left - PAD.right) : 0);
+  const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
   const y = (v: number) => HEIGHT - PAD.bottom - (v / max) * (HEIGHT - PAD.top - PAD.bottom);
   const chart = svg('svg', {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
@@ -43,16 +44,16 @@ export function lineChart(title: string, series: Series[], span?: [number, numbe
     label.textContent = Number.isInteger(tick) ? String(tick) : tick.toFixed(1);
     chart.appendChild(label);
   }
-  for (const at of [times[0], times.at(-1)]) {
-    if (at === undefined) continue;
-    const label = svg('text', {
-      x: x(at),
-      y: HEIGHT - 8,
-      class: 'tick',
-      'text-anchor': at === times[0] ? 'start' : 'end',
-    });
-    label.textContent = at.replace('T', ' ').slice(0, 16);
-    chart.appendChild(label);
+  if (times.length > 0) {
+    for (const [at, anchor] of [
+      [start, 'start'],
+      [end, 'end'],
+    ] as const) {
+      const x = anchor === 'start' ? PAD.left : WIDTH - PAD.right;
+      const tick = svg('text', { x, y: HEIGHT - 8, class: 'tick', 'text-anchor': anchor });
+      tick.textContent = when(at);
+      chart.appendChild(tick);
+    }
   }
   series.forEach((s, i) => {
     const drawn = s.points.filter((p) => p.value !== null);

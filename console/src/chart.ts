@@ -18,14 +18,19 @@ function svg(tag: string, attributes: Record<string, string | number>): SVGEleme
   return element;
 }
 
-/** A chart of `series` sharing their x (time) axis, with a table of the same figures. */
-export function lineChart(title: string, series: Series[]): HTMLElement {
+/**
+ * A chart of `series` sharing their x (time) axis, with a table of the same figures. `span` (ms since the
+ * epoch) is the period the axis shows; by default, from the first point to the last.
+ */
+export function lineChart(title: string, series: Series[], span?: [number, number]): HTMLElement {
   const times = [...new Set(series.flatMap((s) => s.points.map((p) => p.at)))].sort();
+  const [start, end] = span ?? [Date.parse(times[0] ?? ''), Date.parse(times.at(-1) ?? '')];
   const values = series.flatMap((s) => s.points.map((p) => p.value ?? 0));
   const max = Math.max(1, ...values);
   const x = (at: string) =>
     PAD.left +
-    (times.length < 2 ? 0 : (times.indexOf(at) / (times.length - 1)) * (WIDTH - PAD.left - PAD.right));
+    (end > start ? ((Date.parse(at) - start) / (end - start)) * (WIDTH - PAD.left - PAD.right) : 0);
+  const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
   const y = (v: number) => HEIGHT - PAD.bottom - (v / max) * (HEIGHT - PAD.top - PAD.bottom);
   const chart = svg('svg', {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
@@ -39,16 +44,16 @@ export function lineChart(title: string, series: Series[]): HTMLElement {
     label.textContent = Number.isInteger(tick) ? String(tick) : tick.toFixed(1);
     chart.appendChild(label);
   }
-  for (const at of [times[0], times.at(-1)]) {
-    if (at === undefined) continue;
-    const label = svg('text', {
-      x: x(at),
-      y: HEIGHT - 8,
-      class: 'tick',
-      'text-anchor': at === times[0] ? 'start' : 'end',
-    });
-    label.textContent = at.replace('T', ' ').slice(0, 16);
-    chart.appendChild(label);
+  if (times.length > 0) {
+    for (const [at, anchor] of [
+      [start, 'start'],
+      [end, 'end'],
+    ] as const) {
+      const x = anchor === 'start' ? PAD.left : WIDTH - PAD.right;
+      const tick = svg('text', { x, y: HEIGHT - 8, class: 'tick', 'text-anchor': anchor });
+      tick.textContent = when(at);
+      chart.appendChild(tick);
+    }
   }
   series.forEach((s, i) => {
     const drawn = s.points.filter((p) => p.value !== null);

@@ -72,7 +72,12 @@ export function clearedSessionCookie(secure: boolean): string {
 
 export type SessionDeps = SessionStore & Pick<KeyStore, 'findKeyByHash'>;
 
+/** How often signing in also deletes the sessions idle past their expiry (no timer of its own). */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
 export class ConsoleSessions {
+  private prunedAt = 0;
+
   constructor(
     private readonly store: SessionDeps,
     private readonly now: () => number = Date.now,
@@ -88,6 +93,10 @@ export class ConsoleSessions {
       created_at: at,
       last_seen_at: at,
     });
+    if (this.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+      this.prunedAt = this.now();
+      this.store.pruneSessions(new Date(this.now() - SESSION_IDLE_MS)).catch(() => {}); // tried again in an hour
+    }
     return id;
   }
 

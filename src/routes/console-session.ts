@@ -88,6 +88,8 @@ export function registerConsoleSession(
         summary: "Sign in to the console: a key's token for a session cookie",
         description: `Needs this server's \`Origin\`. ${COOKIE_NOTE} The token is never kept by the browser.`,
         tags: ['console'],
+        // The token is in the body: no header or cookie is asked for.
+        security: [],
         body: { type: 'object', required: ['token'], properties: { token: { type: 'string' } } },
         'x-responses': {
           201: sessionAnswer('Signed in: the Set-Cookie header carries the session'),

@@ -1,6 +1,6 @@
 // Enrich a list: drop a CSV, see its columns (each one's use changeable) and first rows, start the job on
 // the server (POST /v1/lists), watch its progress (rows, matched %, ETA), download the result; past jobs.
-import { api, apiText, apiUpload, query } from '../api.js';
+import { ApiError, api, apiText, apiUpload, query } from '../api.js';
 import { announce, download, field, formatNumber, h, select, table } from '../dom.js';
 import type { Page } from './page.js';
 
@@ -29,6 +29,7 @@ interface ListJob {
   status: string;
   entity?: string;
   rows?: number | null;
+  eta_seconds?: number | null;
   processed?: number;
   matched?: number;
   created_at?: string;
@@ -66,7 +67,7 @@ function progressOf(job: ListJob, startedAt: number): string {
   const rows = job.rows ?? 0;
   const done = job.processed ?? 0;
   const elapsed = (Date.now() - startedAt) / 1000;
-  const eta = done > 0 && rows > done ? Math.round(((rows - done) * elapsed) / done) : 0;
+  const eta = job.eta_seconds ?? (done > 0 && rows > done ? Math.round(((rows - done) * elapsed) / done) : 0);
   return `${job.status}: ${formatNumber(done)} of ${job.rows == null ? '?' : formatNumber(rows)} rows, ${percent(job.matched ?? 0, done)}% matched${eta > 0 ? `, about ${eta} s left` : ''}.`;
 }
 
@@ -76,7 +77,15 @@ async function watch(id: string, into: HTMLElement): Promise<void> {
   const line = h('p', { id: 'list-progress', role: 'status' });
   into.replaceChildren(bar, line);
   for (;;) {
-    const job = await api<ListJob>('GET', `/v1/lists/${id}`);
+    let job: ListJob;
+    try {
+      job = await api<ListJob>('GET', `/v1/lists/${id}`);
+    } catch (error) {
+      // The job takes its rows from the key's rate: a progress call may find the bucket empty meanwhile.
+      if (!(error instanceof ApiError && error.status === 429)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      continue;
+    }
     line.textContent = progressOf(job, started);
     bar.value = job.rows ? percent(job.processed ?? 0, job.rows) : 0;
     if (job.status === 'done') {

@@ -64,7 +64,9 @@ function totals(page: UsageSeriesPage): Point[] {
 
 async function charts(into: HTMLElement, period: Period): Promise<void> {
   const { granularity, ms, seconds } = PERIODS[period];
-  const from = new Date(Date.now() - ms).toISOString();
+  const now = Date.now();
+  const from = new Date(now - ms).toISOString();
+  const span: [number, number] = [now - ms, now];
   const page = await api<UsageSeriesPage>('GET', `/v1/admin/usage${query({ granularity, from })}`);
   const points = totals(page);
   const series = (label: string, value: (p: Point) => number | null): Series => ({
@@ -79,25 +81,34 @@ async function charts(into: HTMLElement, period: Period): Promise<void> {
       { class: 'figures' },
       `${formatNumber(all)} requests, ${all === 0 ? 0 : Math.round((matched / all) * 100)}% matched, over the ${period}.`,
     ),
-    lineChart('Requests per second', [
-      series('requests/s', (p) => Number((p.requests / seconds).toFixed(3))),
-    ]),
-    lineChart('Match rate (%)', [
-      series('matched %', (p) => (p.requests === 0 ? null : Math.round((p.matched / p.requests) * 100))),
-    ]),
+    lineChart(
+      'Requests per second',
+      [series('requests/s', (p) => Number((p.requests / seconds).toFixed(3)))],
+      span,
+    ),
+    lineChart(
+      'Match rate (%)',
+      [series('matched %', (p) => (p.requests === 0 ? null : Math.round((p.matched / p.requests) * 100)))],
+      span,
+    ),
     ...(granularity === 'day'
       ? []
       : [
-          lineChart('Latency (ms)', [
-            series('p50', (p) => p.p50_ms ?? null),
-            series('p99', (p) => p.p99_ms ?? null),
-          ]),
+          lineChart(
+            'Latency (ms)',
+            [series('p50', (p) => p.p50_ms ?? null), series('p99', (p) => p.p99_ms ?? null)],
+            span,
+          ),
         ]),
-    lineChart('Outcomes other than a match', [
-      series('not found (404)', (p) => p.not_found),
-      series('ambiguous (409)', (p) => p.ambiguous),
-      series('refused (other 4xx)', (p) => p.rejected),
-    ]),
+    lineChart(
+      'Outcomes other than a match',
+      [
+        series('not found (404)', (p) => p.not_found),
+        series('ambiguous (409)', (p) => p.ambiguous),
+        series('refused (other 4xx)', (p) => p.rejected),
+      ],
+      span,
+    ),
   );
 }
 

@@ -20,7 +20,6 @@ export function toCsv(columns: string[], rows: Array<Record<string, unknown>>): 
     if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
     return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
   };
-  return (
-    [columns.join(','), ...rows.map((row) => columns.map((c) => cell(row[c])).join(','))].join('\n') + '\n'
-  );
+  const lines = [columns.join(','), ...rows.map((row) => columns.map((c) => cell(row[c])).join(','))];
+  return `${lines.join('\n')}\n`;
 }

@@ -44,10 +44,15 @@ function draw(into: HTMLElement, keyId: string, rows: Row[]): void {
     'Download CSV',
   );
   into.replaceChildren(
-    lineChart(`Requests per day of ${keyId}`, [
-      { label: 'requests', points: days.map((day) => ({ at: day, value: sum(day, 'requests') })) },
-      { label: 'matched', points: days.map((day) => ({ at: day, value: sum(day, 'matched') })) },
-    ]),
+    lineChart(
+      `Requests per day of ${keyId}`,
+      [
+        { label: 'requests', points: days.map((day) => ({ at: day, value: sum(day, 'requests') })) },
+        { label: 'matched', points: days.map((day) => ({ at: day, value: sum(day, 'matched') })) },
+      ],
+      // The 30 days the admin series covers (a key's own usage: this month, within them).
+      [Date.parse(new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)), Date.now()],
+    ),
     csv,
     table(
       'Usage per day and operation',

@@ -110,9 +110,9 @@ describe('a keyed route', () => {
     expect((await send('GET', '/v1/test/audited', t.auth)).headers['enrich-total']).toBe('1');
   });
 
-  it('is documented as taking a bearer token', async () => {
+  it("is documented as taking a bearer token or the console's session", async () => {
     const document = (await t.app.inject({ url: '/openapi.json' })).json();
-    expect(document.paths['/v1/test/costly'].post.security).toEqual([{ bearer: [] }]);
-    expect(document.paths['/v1/usage'].get.security).toEqual([{ bearer: [] }]);
+    expect(document.paths['/v1/test/costly'].post.security).toEqual([{ bearer: [] }, { session: [] }]);
+    expect(document.paths['/v1/usage'].get.security).toEqual([{ bearer: [] }, { session: [] }]);
   });
 });

@@ -11,7 +11,7 @@ import { type Measured, runLoad } from './loadgen.js';
 import { say } from './log.js';
 import type { Target } from './lookups.js';
 import type { LoadOptions } from './options.js';
-import { median } from './stats.js';
+import { median, p99 } from './stats.js';
 
 export interface DuringRun {
   /** `id` lookups a second alone, then during the refresh, then while deliveries run. */
@@ -47,12 +47,6 @@ async function startReceiver() {
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/hooks`, firstAttempt, close: () => server.close() };
-}
-
-/** The 99th percentile of some values (nearest rank). */
-function p99(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] ?? Number.NaN;
 }
 
 const load = (target: Target, o: LoadOptions, duration: number): Promise<Measured> =>

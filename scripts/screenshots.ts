@@ -4,12 +4,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { buildApp } from '../src/app.js';
 import { issueKey } from '../src/auth/keys.js';
 import { prepareDemo } from '../src/demo.js';
 import { README_PERSON } from '../src/demo-records.js';
 import { openSqliteStore } from '../src/store/sqlite/store.js';
+import { launchChromium } from '../test/helpers/chromium.js';
 
 const PAGES = ['overview', 'keys', 'usage', 'audit', 'suppressions', 'lists', 'lookup', 'changes'];
 const WIDTHS = [1280, 375];
@@ -30,10 +30,7 @@ for (const query of [`work_email=${email}`, 'work_email=nobody@example.com', 'id
   await fetch(`${url}/people?${query}`, { headers: { authorization: `Bearer ${token}` } });
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu'],
-});
+const browser = await launchChromium();
 try {
   mkdirSync(OUT, { recursive: true });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

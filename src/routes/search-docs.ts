@@ -1,6 +1,6 @@
 // The searches' OpenAPI description: the compatible query string, what each answers, and how paging works.
 import { Type } from '@sinclair/typebox';
-import { headers, KEYED, keyedProblems, responseRef, schemaRef } from '../openapi/components.js';
+import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
 import { COMPANY_PREVIEW_FIELDS, MAX_SIZE, MAX_WORDS, PERSON_PREVIEW_FIELDS } from '../schemas/search.js';
 import { RecordIdParam, Words } from '../schemas/text.js';

@@ -2,19 +2,18 @@
 // with a key and goes through every page doing what an operator does, checks each page with axe-core, at
 // 1280 and 375 px wide, and that nothing is asked of any other host.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as engine from '../../src/ingest/match/index.js';
 import type { Store } from '../../src/store/store.js';
 import { listeningApp, type TestApp } from '../helpers/app.js';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../helpers/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM) console.warn(`Skipping the console browser check: no ${CHROMIUM}.`);
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PAGES = ['overview', 'keys', 'usage', 'audit', 'suppressions', 'lists', 'lookup', 'changes'];
@@ -62,16 +61,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in a browser', () => {
       name: 'operator',
       scopes: ['admin', 'people:read', 'company:read', 'changes:read', 'changes:write'],
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('request', (request) => requested.push(request.url()));
     page.on('pageerror', (error) => problems.push(error.message));

@@ -1,21 +1,20 @@
 // /docs in a real browser (Debian's Chromium, driven by playwright-core) against a real `enrich serve`:
 // the operator's title, no request to any other host, no hosted-only action, and a curl line that works.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Server, serve } from '../cluster/serve.js';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../helpers/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 /**
  * A name the browser resolves to 127.0.0.1 by itself (no DNS). The renderer treats localhost as
  * special (no request proxy, developer tools shown), so the page is also checked under an ordinary name.
  */
 const PUBLIC_NAME = 'enrich.internal';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM) {
   console.warn(`Skipping the /docs browser check: no ${CHROMIUM} (apt-get install -y chromium).`);
 }
@@ -36,17 +35,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the API reference in a browser', () => {
     for (let i = 0; i < 50 && !/Demo key/.test(server.stderr()); i++) await sleep(100);
     token = /Demo key[^:]*: (enr_\w+)/.exec(server.stderr())?.[1] ?? '';
     expect(token).not.toBe('');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        `--host-resolver-rules=MAP ${PUBLIC_NAME} 127.0.0.1`,
-      ],
-    });
+    browser = await launchChromium([`--host-resolver-rules=MAP ${PUBLIC_NAME} 127.0.0.1`]);
     page = await open(server.url);
   }, 120_000);
   /** A page of the reference at `base`, every request and problem of it recorded. */

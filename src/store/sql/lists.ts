@@ -1,5 +1,6 @@
 // The statements of the lists role, written once for both stores; claiming a job differs by backend
 // (sqlite/lists.ts: a write transaction; postgres/lists.ts: a row lock skipped by other claimers).
+import type { ListProgress } from '../lists.js';
 import type { Spelling } from './spelling.js';
 
 export const LIST_COLUMNS =
@@ -34,19 +35,7 @@ export const listStatements = (s: Spelling) => ({
 });
 
 /** The values of `advance` after the id and owner. */
-export const advanceValues = (
-  p: {
-    rows: number | null;
-    processed: number;
-    matched: number;
-    not_found: number;
-    ambiguous: number;
-    invalid: number;
-    quota_exceeded: number;
-    output_bytes: number;
-  },
-  leaseUntil: string,
-) => [
+export const advanceValues = (p: ListProgress & { rows: number | null }, leaseUntil: string) => [
   p.rows,
   p.processed,
   p.matched,

@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { basename } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
-import type { ImportSummary, SnapshotSummary } from '../ingest/index.js';
+import type { ImportOptions, ImportSummary, SnapshotSummary } from '../ingest/index.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { collect, parseEntity, storeLocation, UsageError, withOpenStore, withStore } from './options.js';
 import { progressBar } from './progress.js';
@@ -92,11 +92,12 @@ export function registerData(program: Command) {
       if (local !== undefined && opts.spaceCheck && !opts.dryRun) await report.checkSpace(files, local);
       let rejected = 0;
       await withOpenStore(opts, async (store) => {
-        const importOne = async (file: string) => {
+        const importOne = async (file: string, more: ImportOptions = {}) => {
           const n = files.indexOf(file);
           const bar = progressBar(basename(file), 'MB');
           const rejections = new report.RejectionReport(file);
           const summary = await importFile(store, entity, file, {
+            ...more,
             onProgress: (p) =>
               bar.update(Math.round(p.bytesRead / MB), Math.max(1, Math.round(p.totalBytes / MB))),
             onReject: (r) => rejections.add(r),

@@ -2,6 +2,7 @@
 
 import type { RecordToStore } from '../store/records.js';
 import type { Entity } from '../vocabulary/entities.js';
+import { KnownBodies, type KnownBodiesData } from './known-bodies.js';
 import { isBlank, LineSplitter, openNdjson } from './lines.js';
 import { Invalid, MAX_RECORD_BYTES, prepareLine, TOO_LARGE } from './prepare.js';
 
@@ -17,6 +18,8 @@ export interface Rejection {
 export interface PreparedBatch {
   records: RecordToStore[];
   rejections: Rejection[];
+  /** Lines of this batch the same as a stored body (with `known`): counted, not parsed. */
+  unchanged: number;
   /** Lines seen so far, blank ones included. */
   lines: number;
   /** Non-blank lines seen so far. */
@@ -47,24 +50,29 @@ const WHOLE: BatchShare = { start: { lines: 0, read: 0 }, worker: 0, workers: 1 
  * with a shorter one (an empty file: one empty batch, to carry the counts). With a `share`, lines up to
  * `share.start` are skipped and only this reader's batches are prepared: every reader still counts every
  * line (without decoding the others'), so batches and counts are the same however the work is shared.
+ * With `known`, a line the same as a stored body is counted in `unchanged` and not parsed.
  */
 export async function* prepareBatches(
   entity: Entity,
   file: string,
   batchSize: number,
   share: BatchShare = WHOLE,
+  known?: KnownBodiesData,
 ): AsyncGenerator<PreparedBatch> {
   const source = await openNdjson(file);
+  const stored = known && new KnownBodies(known);
   const { start, worker, workers } = share;
   let line = 0;
   let read = start.read;
   let records: RecordToStore[] = [];
   let rejections: Rejection[] = [];
+  let unchanged = 0;
   const ready: PreparedBatch[] = [];
   const take = () => {
     ready.push({
       records,
       rejections,
+      unchanged,
       lines: line,
       read,
       bytesRead: source.bytesRead(),
@@ -72,6 +80,7 @@ export async function* prepareBatches(
     });
     records = [];
     rejections = [];
+    unchanged = 0;
   };
   const mine = () => Math.floor((line - 1 - start.lines) / batchSize) % workers === worker;
   const onLine = (buffer: Buffer, from: number, to: number) => {
@@ -79,6 +88,12 @@ export async function* prepareBatches(
     if (line <= start.lines) return;
     if (!mine()) {
       if (!isBlank(buffer, from, to)) read++;
+      return;
+    }
+    if (stored?.has(buffer, from, to)) {
+      read++;
+      unchanged++;
+      if ((line - start.lines) % batchSize === 0) take();
       return;
     }
     const text = buffer.toString('utf8', from, to).trim();

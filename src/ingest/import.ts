@@ -7,6 +7,7 @@ import type { SuppressionStore } from '../store/suppression.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { type PreparedBatch, prepareBatches, type Rejection } from './batches.js';
 import { ImportInterruptedError } from './interrupted.js';
+import type { KnownBodiesData } from './known-bodies.js';
 import { prepareBatchesInWorker } from './worker-batches.js';
 
 export type { Rejection } from './batches.js';
@@ -42,6 +43,11 @@ export interface ImportOptions {
   worker?: boolean;
   onProgress?: (progress: ImportProgress) => void;
   onReject?: (rejection: Rejection) => void;
+  /**
+   * The store's bodies (knownBodies): a line identical to one is counted unchanged without being parsed.
+   * For a refresh, whose files name each id once but for the ids `known` excepts.
+   */
+  known?: KnownBodiesData;
 }
 
 export const DEFAULT_BATCH_SIZE = 5000;
@@ -69,7 +75,9 @@ export async function importFile(
   const useWorker = opts.worker ?? availableParallelism() > 1;
   // Read once: suppressions are few, and one added during an import applies from the next one.
   const suppression = new SuppressionFilter(await store.suppressedHashes(entity));
-  const batches = (useWorker ? prepareBatchesInWorker : prepareBatches)(entity, file, batchSize);
+  const batches = useWorker
+    ? prepareBatchesInWorker(entity, file, batchSize, { known: opts.known })
+    : prepareBatches(entity, file, batchSize, undefined, opts.known);
   let last: PreparedBatch | undefined;
   const counts = noneCounted();
   let rejected = 0;
@@ -81,6 +89,7 @@ export async function importFile(
     for await (const batch of batches) {
       for (const rejection of batch.rejections) opts.onReject?.(rejection);
       rejected += batch.rejections.length;
+      counts.unchanged += batch.unchanged;
       const records = batch.records.filter((record) => !suppression.isSuppressed(record));
       suppressed += batch.records.length - records.length;
       if (records.length > 0) {

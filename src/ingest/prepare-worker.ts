@@ -2,19 +2,21 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Entity } from '../vocabulary/entities.js';
 import { type BatchShare, prepareBatches } from './batches.js';
+import type { KnownBodiesData } from './known-bodies.js';
 import { packBatch } from './packed-batch.js';
 
 export interface PrepareWorkerInput {
   entity: Entity;
   file: string;
   batchSize: number;
+  known?: KnownBodiesData;
 }
 
 /** Batches prepared ahead of the writer: enough to keep both threads busy, few enough to bound memory. */
 const AHEAD = 2;
 
 const port = parentPort!;
-const { entity, file, batchSize } = workerData as PrepareWorkerInput;
+const { entity, file, batchSize, known } = workerData as PrepareWorkerInput;
 let credit = AHEAD;
 let share: BatchShare | undefined;
 let wake: (() => void) | undefined;
@@ -30,7 +32,7 @@ port.on('message', onMessage);
 async function run() {
   port.postMessage('ready');
   while (share === undefined) await new Promise<void>((resolve) => (wake = resolve));
-  for await (const batch of prepareBatches(entity, file, batchSize, share)) {
+  for await (const batch of prepareBatches(entity, file, batchSize, share, known)) {
     while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
     credit--;
     const packed = packBatch(batch);

@@ -9,6 +9,8 @@ import type { SuppressionStore } from '../store/suppression.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { prepareBatches } from './batches.js';
 import { DEFAULT_BATCH_SIZE, type ImportOptions, type ImportSummary, importFile } from './import.js';
+import { knownBodies } from './known-bodies.js';
+import { lineId } from './line-id.js';
 import { isBlank, LineSplitter, openNdjson } from './lines.js';
 
 /** The share of an entity's records a refresh may remove unless forced, in percent. */
@@ -21,8 +23,11 @@ export interface SnapshotOptions extends ImportOptions {
   force?: boolean;
   /** Count what the refresh would do, and write nothing. */
   dryRun?: boolean;
-  /** Imports one file (default: importFile with these options): a caller's own progress and reports. */
-  importEach?: (file: string) => Promise<ImportSummary>;
+  /**
+   * Imports one file (default: importFile with these options): a caller's own progress and reports. It
+   * passes `known` on to importFile.
+   */
+  importEach?: (file: string, known: Pick<ImportOptions, 'known'>) => Promise<ImportSummary>;
 }
 
 export interface SnapshotSummary {
@@ -61,43 +66,26 @@ export class SnapshotRefusedError extends Error {
   }
 }
 
-const ID_PREFIX = Buffer.from('{"id":"');
-
 /**
- * The top-level id of a line, or undefined when it has none (a line the import will reject). A line that
- * opens with `{"id":"` (the documented shape) is read without parsing the rest; any other is parsed.
+ * Every id the files name, and those they name more than once, read line by line without validating
+ * records (the import does that).
  */
-function lineId(buffer: Buffer, start: number, end: number): string | undefined {
-  if (buffer.compare(ID_PREFIX, 0, ID_PREFIX.length, start, start + ID_PREFIX.length) === 0) {
-    const from = start + ID_PREFIX.length;
-    const close = buffer.indexOf(0x22, from);
-    const escaped = buffer.indexOf(0x5c, from);
-    if (close >= 0 && close < end && (escaped < 0 || escaped > close))
-      return buffer.toString('utf8', from, close);
-  }
-  try {
-    const value: unknown = JSON.parse(buffer.toString('utf8', start, end));
-    const id = (value as { id?: unknown } | null)?.id;
-    return typeof id === 'string' ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every id the files name, read line by line without validating records (the import does that). */
-async function idsInFiles(files: readonly string[]): Promise<Set<string>> {
+async function idsInFiles(files: readonly string[]) {
   const ids = new Set<string>();
+  const repeated = new Set<string>();
   for (const file of files) {
     const source = await openNdjson(file);
     const splitter = new LineSplitter((buffer, start, end) => {
       if (isBlank(buffer, start, end)) return;
       const id = lineId(buffer, start, end);
-      if (id !== undefined) ids.add(id);
+      if (id === undefined) return;
+      if (ids.has(id)) repeated.add(id);
+      else ids.add(id);
     });
     for await (const chunk of source.chunks()) splitter.push(chunk);
     splitter.end();
   }
-  return ids;
+  return { ids, repeated };
 }
 
 /** The stored ids the files do not name, and how many records are stored. */
@@ -163,7 +151,7 @@ export async function refreshSnapshot(
 ): Promise<SnapshotSummary> {
   const started = performance.now();
   const maxRemovePercent = opts.maxRemovePercent ?? DEFAULT_MAX_REMOVE_PERCENT;
-  const named = await idsInFiles(files);
+  const { ids: named, repeated } = await idsInFiles(files);
   const { absent, stored } = await absentFromFiles(store, entity, named);
   named.clear();
   const guard =
@@ -180,9 +168,14 @@ export async function refreshSnapshot(
     return { entity, ...counts, removed: absent.length, dryRun: true, refusal, seconds: seconds() };
   }
   const total = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, suppressed: 0 };
-  const importEach = opts.importEach ?? ((file: string) => importFile(store, entity, file, opts));
+  const importEach =
+    opts.importEach ??
+    ((file: string, known: Pick<ImportOptions, 'known'>) =>
+      importFile(store, entity, file, { ...opts, ...known }));
+  // Lines the same as a stored body are skipped unread: most of a refresh.
+  const known = { known: await knownBodies(store, entity, [...repeated]) };
   for (const file of files) {
-    const summary = await importEach(file);
+    const summary = await importEach(file, known);
     for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += summary[key];
   }
   const removed = absent.length > 0 ? await store.delete(entity, absent, 'snapshot') : 0;

@@ -5,6 +5,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Entity } from '../vocabulary/entities.js';
 import { startWorker } from '../worker.js';
 import { type BatchStart, type PreparedBatch, prepareBatches } from './batches.js';
+import type { KnownBodiesData } from './known-bodies.js';
 import { openNdjson } from './lines.js';
 import { type PackedBatch, unpackBatch } from './packed-batch.js';
 import type { PrepareWorkerInput } from './prepare-worker.js';
@@ -15,21 +16,29 @@ interface Preparer {
   queue: (PackedBatch | null)[];
 }
 
+export interface WorkerBatchOptions {
+  /** Batches this thread prepares itself at most while the workers load (default: until they are ready). */
+  inlineBatches?: number;
+  /** Worker threads (default: one per core, one for a gzip file, which each would decompress whole). */
+  workers?: number;
+  /** The store's bodies, whose lines are counted unchanged unparsed (see known-bodies.ts). */
+  known?: KnownBodiesData;
+}
+
 /**
- * Like prepareBatches, with the parsing on other cores: `workers` threads (default: one per core, one for
- * a gzip file, which each reader would decompress whole). Memory stays bounded by each worker's credit.
- * A worker takes a few hundred milliseconds to load its modules; until they are ready, and for at most
- * `inlineBatches` batches, this thread prepares batches itself, then hands the rest of the file over.
+ * Like prepareBatches, with the parsing on other cores, each worker a few batches ahead at most, so
+ * memory stays bounded. A worker takes a few hundred milliseconds to load its modules; until they are
+ * ready, and for at most `inlineBatches` batches, this thread prepares batches itself, then hands the rest
+ * of the file over.
  */
 export async function* prepareBatchesInWorker(
   entity: Entity,
   file: string,
   batchSize: number,
-  inlineBatches = Number.POSITIVE_INFINITY,
-  workers?: number,
+  { inlineBatches = Number.POSITIVE_INFINITY, workers, known }: WorkerBatchOptions = {},
 ): AsyncGenerator<PreparedBatch> {
   const count = workers ?? ((await openNdjson(file)).gzip ? 1 : Math.max(1, availableParallelism()));
-  const input: PrepareWorkerInput = { entity, file, batchSize };
+  const input: PrepareWorkerInput = { entity, file, batchSize, known };
   let ready = 0;
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
@@ -55,7 +64,7 @@ export async function* prepareBatchesInWorker(
   try {
     let start: BatchStart = { lines: 0, read: 0 };
     if (inlineBatches > 0) {
-      const inline = prepareBatches(entity, file, batchSize);
+      const inline = prepareBatches(entity, file, batchSize, undefined, known);
       let taken = 0;
       for (;;) {
         const next = await inline.next();

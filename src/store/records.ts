@@ -100,5 +100,10 @@ export interface RecordStore {
   exportBodies(entity: Entity): AsyncIterable<string>;
   /** Every stored id, in id order, by pages (what a snapshot refresh compares its files with). */
   exportIds(entity: Entity): AsyncIterable<string[]>;
+  /**
+   * Every stored record's etag, by pages, in no set order: what an import compares its lines with before
+   * parsing them (an etag is derived from the exact body, see ingest/prepare.ts).
+   */
+  exportEtags(entity: Entity): AsyncIterable<string[]>;
   count(entity: Entity): Promise<number>;
 }

@@ -64,6 +64,7 @@ const ROLE_METHODS = {
     delete: true,
     exportBodies: true,
     exportIds: true,
+    exportEtags: true,
     count: true,
   },
   search: { searchPeople: true, searchCompanies: true },

@@ -88,6 +88,17 @@ for (const backend of BACKENDS) {
         await store.close();
       }
     };
+    const storedBodies = async () => {
+      const store = await backend.open();
+      try {
+        const all: string[] = [];
+        for await (const body of store.exportBodies('people')) all.push(body);
+        return all;
+      } finally {
+        await store.close();
+      }
+    };
+    const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n');
 
     beforeAll(async () => {
       target = await backend.fresh();
@@ -121,6 +132,7 @@ for (const backend of BACKENDS) {
         ),
       );
       expect((await stored()).sort()).toEqual(ids(file(next, 'people')).sort());
+      expect((await storedBodies()).sort()).toEqual(lines(file(next, 'people')).sort());
       // Run again: nothing left to do.
       const again = JSON.parse(run('import', 'people', file(next, 'people'), '--snapshot', '--json').stdout);
       expect(again).toMatchObject({
@@ -129,6 +141,26 @@ for (const backend of BACKENDS) {
         removed: 0,
         unchanged: ids(file(next, 'people')).length,
       });
+    });
+
+    it('skips the lines it has stored, but a later line of an id the file names twice wins', async () => {
+      // The stored people, the first one's line changed and put first: its stored line, later, wins.
+      const current = lines(file(next, 'people'));
+      const first = JSON.parse(current[0]!) as { id: string; headline: string };
+      const changed = JSON.stringify({ ...first, headline: `${first.headline} (changed)` });
+      // And one stored line padded with blanks, which the import trims: the same record.
+      const padded = [changed, ...current.slice(0, -1), `  ${current.at(-1)}\t`];
+      const twice = join(dir, `twice-${backend.name}.ndjson`);
+      writeFileSync(twice, `${padded.join('\n')}\n`);
+      const refresh = run('import', 'people', twice, '--snapshot', '--json');
+      expect(refresh.status, refresh.stderr).toBe(0);
+      expect(JSON.parse(refresh.stdout)).toMatchObject({
+        inserted: 0,
+        updated: 2,
+        unchanged: current.length - 1,
+        removed: 0,
+      });
+      expect((await storedBodies()).sort()).toEqual(current.sort());
     });
 
     it('refuses a snapshot that would remove more than --max-remove before changing anything; --force removes', async () => {

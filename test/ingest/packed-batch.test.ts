@@ -23,6 +23,7 @@ describe('packed batches', () => {
           const batch: PreparedBatch = {
             records,
             rejections: [{ line: 3, path: '$.id', message: 'id is required' }],
+            unchanged: 2,
             lines: 7,
             read: 6,
             bytesRead: 100,
@@ -47,6 +48,7 @@ describe('packed batches', () => {
         { id: 'next', body: '{}', etag: '"f"', identifiers: [{ kind: 'linkedin', value: 'jane' }] },
       ],
       rejections: [],
+      unchanged: 0,
       lines: 2,
       read: 2,
       bytesRead: 0,
@@ -60,7 +62,7 @@ describe('packed batches', () => {
       { id: 'a', body: '{}', etag: '"e"', identifiers: [{ kind: 'phone' as IdentifierKind, value: '1' }] },
     ];
     expect(() =>
-      packBatch({ records, rejections: [], lines: 1, read: 1, bytesRead: 0, totalBytes: 0 }),
+      packBatch({ records, rejections: [], unchanged: 0, lines: 1, read: 1, bytesRead: 0, totalBytes: 0 }),
     ).toThrow(/kind/);
   });
 });

@@ -40,7 +40,7 @@ describe('prepareBatchesInWorker', () => {
     async (inlineBatches) => {
       const expected = await collect(prepareBatches('people', file, 2));
       expect(expected.at(-1)).toMatchObject({ lines: 12, read: 11 });
-      expect(await collect(prepareBatchesInWorker('people', file, 2, inlineBatches))).toEqual(expected);
+      expect(await collect(prepareBatchesInWorker('people', file, 2, { inlineBatches }))).toEqual(expected);
     },
   );
 
@@ -48,16 +48,18 @@ describe('prepareBatchesInWorker', () => {
     'matches preparing in this thread when %s workers share the batches',
     async (workers) => {
       const expected = await collect(prepareBatches('people', file, 2));
-      expect(await collect(prepareBatchesInWorker('people', file, 2, 0, workers))).toEqual(expected);
-      expect(await collect(prepareBatchesInWorker('people', file, 3, 1, workers))).toEqual(
+      expect(await collect(prepareBatchesInWorker('people', file, 2, { inlineBatches: 0, workers }))).toEqual(
+        expected,
+      );
+      expect(await collect(prepareBatchesInWorker('people', file, 3, { inlineBatches: 1, workers }))).toEqual(
         await collect(prepareBatches('people', file, 3)),
       );
     },
   );
 
   it('reports a failure in the worker', async () => {
-    await expect(collect(prepareBatchesInWorker('people', join(dir, 'missing'), 2, 0))).rejects.toThrow(
-      /ENOENT/,
-    );
+    await expect(
+      collect(prepareBatchesInWorker('people', join(dir, 'missing'), 2, { inlineBatches: 0 })),
+    ).rejects.toThrow(/ENOENT/);
   });
 });

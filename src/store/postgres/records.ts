@@ -113,6 +113,19 @@ export class PostgresRecords implements RecordStore {
     }
   }
 
+  async *exportEtags(entity: Entity): AsyncIterable<string[]> {
+    for (let after = ''; ; ) {
+      const { rows } = await query<{ id: string; etag: string }>(this.primary, {
+        name: `enrich_${entity}_etag_page`,
+        text: `SELECT id, etag FROM ${ENTITY_TABLES[entity].records} WHERE id > $1 ORDER BY id LIMIT $2`,
+        values: [after, ID_PAGE],
+      });
+      if (rows.length > 0) yield rows.map((row) => row.etag);
+      if (rows.length < ID_PAGE) return;
+      after = rows.at(-1)!.id;
+    }
+  }
+
   async count(entity: Entity): Promise<number> {
     const { rows } = await query<{ n: number }>(this.primary, {
       text: `SELECT count(*)::int AS n FROM ${ENTITY_TABLES[entity].records}`,

@@ -48,6 +48,12 @@ function prepareEntity(db: Database.Database, entity: Entity) {
     idPage: db
       .prepare<[string, number], string>(`SELECT id FROM ${records} WHERE id > ? ORDER BY id LIMIT ?`)
       .pluck(),
+    // In the table's own order, without the id index: an import wants the etags, not their order.
+    etagPage: db
+      .prepare<[number, number], [number, string]>(
+        `SELECT rid, etag FROM ${records} WHERE rid > ? ORDER BY rid LIMIT ?`,
+      )
+      .raw(),
     count: db.prepare<[], number>(`SELECT count(*) FROM ${records}`).pluck(),
   };
 }
@@ -163,6 +169,15 @@ export class SqliteRecords implements RecordStore {
       if (ids.length > 0) yield ids;
       if (ids.length < ID_PAGE) return;
       after = ids.at(-1)!;
+    }
+  }
+
+  async *exportEtags(entity: Entity): AsyncIterable<string[]> {
+    for (let after = 0; ; ) {
+      const rows = this.entities[entity].etagPage.all(after, ID_PAGE);
+      if (rows.length > 0) yield rows.map((row) => row[1]);
+      if (rows.length < ID_PAGE) return;
+      after = rows.at(-1)![0];
     }
   }
 

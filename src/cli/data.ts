@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { ImportOptions, ImportSummary, SnapshotSummary } from '../ingest/index.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { collect, parseEntity, storeLocation, UsageError, withOpenStore, withStore } from './options.js';
+import { runInBackground } from './priority.js';
 import { progressBar } from './progress.js';
 
 const MB = 1024 * 1024;
@@ -17,6 +18,14 @@ function percent(value: string): number {
     throw new UsageError(`--max-remove: expected a percentage from 0 to 100, got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+/** --priority: low or normal. */
+function priority(value: string): 'low' | 'normal' {
+  if (value !== 'low' && value !== 'normal') {
+    throw new UsageError(`--priority: expected low or normal, got ${JSON.stringify(value)}`);
+  }
+  return value;
 }
 
 /** A file's import as --json prints it. */
@@ -77,7 +86,14 @@ export function registerData(program: Command) {
     .option('--force', 'with --snapshot: remove however many the files leave out')
     .option('--dry-run', 'with --snapshot: count what the refresh would do and write nothing')
     .option('--json', 'print the counts as JSON (one object a file; one for a whole --snapshot)')
+    .option(
+      '--priority <priority>',
+      "low (default): yield the CPU to a server on this machine (nice +10); normal: keep the shell's",
+      priority,
+      'low',
+    )
     .action(async (entity: Entity, files: string[], opts) => {
+      if (opts.priority === 'low') runInBackground();
       const { importFile, refreshSnapshot } = await import('../ingest/index.js');
       const report = await import('./import-report.js');
       if (!opts.snapshot && (opts.force || opts.dryRun || opts.maxRemove !== 10)) {

@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { SuppressionFilter } from '../privacy/suppression.js';
 import { committedOf } from '../store/committed.js';
-import { noneCounted, type RecordStore, type UpsertCounts } from '../store/records.js';
+import { noneCounted, type RecordStore, type RecordToStore, type UpsertCounts } from '../store/records.js';
 import type { SuppressionStore } from '../store/suppression.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { type PreparedBatch, prepareBatches, type Rejection } from './batches.js';
@@ -85,25 +85,35 @@ export async function importFile(
   // Into an empty entity: records only, indexes built once at the end (SQLite).
   const bulk = await store.beginBulkLoad?.(entity);
   let failure: { cause: unknown } | undefined;
+  // Records are written batchSize at a time: a refresh's batches, mostly unchanged lines skipped unread,
+  // are gathered into one transaction rather than a small one each (fewer commits and FTS segments).
+  let pending: RecordToStore[] = [];
+  const write = async () => {
+    const records = pending;
+    pending = [];
+    if (records.length === 0) return;
+    try {
+      addCounts(counts, await (bulk ? bulk.upsert(records) : store.upsert(entity, records)));
+    } catch (error) {
+      // The store of record may have committed the batch before the failure (see store/committed.ts).
+      addCounts(counts, committedOf(error) as UpsertCounts | undefined);
+      throw error;
+    }
+  };
   try {
     for await (const batch of batches) {
       for (const rejection of batch.rejections) opts.onReject?.(rejection);
       rejected += batch.rejections.length;
       counts.unchanged += batch.unchanged;
-      const records = batch.records.filter((record) => !suppression.isSuppressed(record));
-      suppressed += batch.records.length - records.length;
-      if (records.length > 0) {
-        try {
-          addCounts(counts, await (bulk ? bulk.upsert(records) : store.upsert(entity, records)));
-        } catch (error) {
-          // The store of record may have committed the batch before the failure (see store/committed.ts).
-          addCounts(counts, committedOf(error) as UpsertCounts | undefined);
-          throw error;
-        }
+      for (const record of batch.records) {
+        if (suppression.isSuppressed(record)) suppressed++;
+        else pending.push(record);
       }
+      if (pending.length >= batchSize) await write();
       opts.onProgress?.({ lines: batch.lines, bytesRead: batch.bytesRead, totalBytes: batch.totalBytes });
       last = batch;
     }
+    await write();
   } catch (error) {
     failure = { cause: error };
   }

@@ -11,7 +11,7 @@ import { startServer } from './server.js';
 import { type Flushed, isStoppedMessage, onShutdownSignal, stoppedMessage } from './shutdown.js';
 import type { Store } from './store/store.js';
 import type { WebhookDispatcher } from './webhooks/dispatcher.js';
-import { startDispatch } from './webhooks/start.js';
+import { countOutcomes, startDispatch } from './webhooks/start.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 /** A worker that dies sooner than this after starting is crashing: restarts back off. */
@@ -204,7 +204,7 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
   const listening = allListening(config.workers, config.tlsCert ? 'https' : 'http');
   for (let i = 0; i < config.workers; i++) fork();
   // The workers serve; the primary alone dispatches webhooks, so a delivery is never attempted twice.
-  dispatch = startDispatch(config, store, primaryMetrics, (error) =>
+  dispatch = startDispatch(config, store, countOutcomes(primaryMetrics), (error) =>
     log('error', 'webhook dispatch failed', { err: maskSecrets(String(error)) }),
   );
   try {

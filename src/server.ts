@@ -17,8 +17,7 @@ import { createMetrics } from './metrics.js';
 import { buildMetricsApp } from './metrics-app.js';
 import { type Flushed, onShutdownSignal, reportToPrimary, stoppedMessage } from './shutdown.js';
 import type { Store } from './store/store.js';
-import type { WebhookDispatcher } from './webhooks/dispatcher.js';
-import { startDispatch } from './webhooks/start.js';
+import { countOutcomes, type Dispatching, startDispatch, startDispatchThread } from './webhooks/start.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -102,7 +101,19 @@ export function pruneChangesInBackground(
   };
 }
 
-export async function startServer(config: Config, store: Store): Promise<RunningServer> {
+export interface StartOptions {
+  /**
+   * Dispatch webhooks on a thread of their own, with its own connection to the configured store (what
+   * `enrich serve` does); else on this thread, through `store` (a test's store, an in-memory one).
+   */
+  dispatchThread?: boolean;
+}
+
+export async function startServer(
+  config: Config,
+  store: Store,
+  options: StartOptions = {},
+): Promise<RunningServer> {
   const tls = tlsFiles(config);
   // What a process that died left in the journal is folded in before serving: the quota counts this
   // server reads from the store then include every lookup that process answered.
@@ -113,7 +124,7 @@ export async function startServer(config: Config, store: Store): Promise<Running
   if (cluster.isWorker) answerMetricsRequests(metrics.registry);
   const limits = await openLimits(config, store, metrics);
   let flushed: Flushed = { lookupsFolded: 0 };
-  let dispatch: WebhookDispatcher | undefined;
+  let dispatch: Dispatching | undefined;
   const app = await buildApp({
     store,
     metrics,
@@ -182,11 +193,11 @@ export async function startServer(config: Config, store: Store): Promise<Running
     app.log.error({ err: error }, 'pruning the change log failed'),
   );
   // Webhooks are dispatched by one process: this one, unless it is a cluster's worker (the primary does).
-  dispatch = cluster.isWorker
-    ? undefined
-    : startDispatch(config, store, metrics, (error) =>
-        app.log.error({ err: error }, 'webhook dispatch failed'),
-      );
+  const dispatchFailed = (error: unknown) => app.log.error({ err: error }, 'webhook dispatch failed');
+  const ownThread = options.dispatchThread && (config.databaseUrl || config.dbPath !== ':memory:');
+  if (cluster.isWorker) dispatch = undefined;
+  else if (ownThread) dispatch = startDispatchThread(config, config, countOutcomes(metrics), dispatchFailed);
+  else dispatch = startDispatch(config, store, countOutcomes(metrics), dispatchFailed);
 
   let stopping: Promise<Flushed> | undefined;
   const stop = () => {

@@ -16,7 +16,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 const LAYERS: readonly (readonly string[])[] = [
   // The domain's words, the problem table, and what any process has.
   ['vocabulary', 'errors', 'config-error'],
-  ['config', 'metrics', 'worker', 'shutdown', 'cluster-metrics', 'demo-records'],
+  ['config', 'metrics', 'worker', 'shutdown', 'priority', 'cluster-metrics', 'demo-records'],
   // Records' shapes (TypeBox); the log.
   ['schemas', 'log'],
   // Normalising what people type; change events and how they are classified and rendered.

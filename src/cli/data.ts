@@ -4,9 +4,9 @@ import { basename } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import type { ImportOptions, ImportSummary, SnapshotSummary } from '../ingest/index.js';
+import { runInBackground } from '../priority.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { collect, parseEntity, storeLocation, UsageError, withOpenStore, withStore } from './options.js';
-import { runInBackground } from './priority.js';
 import { progressBar } from './progress.js';
 
 const MB = 1024 * 1024;

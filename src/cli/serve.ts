@@ -43,7 +43,10 @@ export function registerServe(program: Command) {
       const demo = opts.demo ? await import('../demo.js') : undefined;
       const demoSet = await demo?.prepareDemo(store, config.databaseUrl ? undefined : config.dbPath, say);
       const clustered = config.workers > 1;
-      const server = clustered ? await startCluster(config, store) : await startServer(config, store);
+      // On its own, the server dispatches webhooks on a thread of their own (a cluster's primary does it).
+      const server = clustered
+        ? await startCluster(config, store)
+        : await startServer(config, store, { dispatchThread: true });
       const workers = clustered ? ` (${config.workers} workers)` : '';
       say(`Enrich listening on ${server.url} over ${describeStore(config)}${workers}`);
       if (demo && demoSet)

@@ -8,7 +8,7 @@ import { enrich } from '../helpers/cli.js';
 const script = `
   import { readdirSync, readFileSync } from 'node:fs';
   import { Worker } from 'node:worker_threads';
-  import { runInBackground } from './dist/cli/priority.js';
+  import { runInBackground } from './dist/priority.js';
   const nices = () => readdirSync('/proc/self/task').map((t) =>
     Number(readFileSync('/proc/self/task/' + t + '/stat', 'utf8').split(') ')[1].split(' ')[16]));
   runInBackground();

@@ -3,7 +3,7 @@
 // Standard Webhooks verifies; a server killed with SIGKILL mid-delivery delivers the rest after a restart
 // (SQLite); two servers on one PostgreSQL attempt each event once.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -69,6 +69,14 @@ function killTree(server: Server) {
     process.kill(pid, 'SIGKILL');
   }
 }
+
+/** The nice value of each thread of a process, its main thread first. */
+const threadNices = (pid: number) =>
+  readdirSync(`/proc/${pid}/task`)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((tid) =>
+      Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]),
+    );
 
 interface Target {
   args: string[];
@@ -179,6 +187,11 @@ describe('webhooks from a refresh, to a receiver on this machine', () => {
       await until(() => deliveredEvents(receiver.received, secret).length >= expected.length, 75_000);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(deliveredEvents(receiver.received, secret)).toEqual(expected);
+      // Delivered from a thread of the server's own, below the lookups' priority, counted in its metrics.
+      expect(threadNices(server.child.pid!).filter((nice) => nice === 10).length).toBeGreaterThan(0);
+      expect(threadNices(server.child.pid!)[0]).toBe(0);
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      expect(metrics).toMatch(/enrich_webhook_deliveries_total\{outcome="delivered"\} [1-9]/);
     } finally {
       await server.stop();
       await receiver.close();

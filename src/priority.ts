@@ -1,11 +1,25 @@
-// A batch job yields the CPU to the servers beside it: `enrich import` runs at a lower scheduling priority
-// (its threads start from the one that lowers it), so lookups keep their share of the cores while a
-// refresh runs. On an idle machine this costs nothing; `--priority normal` keeps the shell's.
+// Background work yields the CPU to the lookups beside it: `enrich import` runs at a lower scheduling
+// priority (so lookups keep their share of the cores while a refresh runs), and so does a server's webhook
+// dispatch thread. On an idle machine this costs nothing.
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 /** How much lower than the shell's: nice +10, as background jobs commonly run. */
 export const BACKGROUND_NICE = 10;
+
+const lowered = () => Math.min(19, getPriority() + BACKGROUND_NICE);
+
+/**
+ * Lowers the calling thread's priority by BACKGROUND_NICE (on Linux a priority is a thread's; threads it
+ * starts after inherit it); never fails.
+ */
+export function lowerThisThread(): void {
+  try {
+    setPriority(lowered());
+  } catch {
+    // Not permitted here (a sandbox, say): it runs at the priority it has.
+  }
+}
 
 /**
  * Lowers this process's priority (nice value raised by BACKGROUND_NICE, at most 19); never fails. Linux
@@ -13,7 +27,7 @@ export const BACKGROUND_NICE = 10;
  * later inherit it from this one.
  */
 export function runInBackground(): void {
-  const nice = Math.min(19, getPriority() + BACKGROUND_NICE);
+  const nice = lowered();
   let threads: number[] = [0];
   try {
     threads = readdirSync('/proc/self/task').map(Number);

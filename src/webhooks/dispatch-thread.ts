@@ -1,0 +1,51 @@
+// Worker thread: a server's webhook dispatcher on an event loop and store connection of its own, at a lower
+// scheduling priority than the thread that answers lookups (see start.ts).
+import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThread } from '../priority.js';
+import { openStore, type StoreLocation } from '../store/open.js';
+import { type DispatchSettings, startDispatch } from './start.js';
+
+export interface DispatchThreadInput {
+  location: Pick<StoreLocation, 'dbPath' | 'databaseUrl'>;
+  settings: DispatchSettings;
+}
+
+/** An attempt's outcome, or a failure to log. */
+export type FromDispatchThread =
+  | { outcome: 'delivered' | 'retrying' | 'failed' }
+  | { error: { message: string; stack?: string | undefined } };
+
+const port = parentPort!;
+const { location, settings } = workerData as DispatchThreadInput;
+
+const report = (error: unknown) => {
+  const { message, stack } = error instanceof Error ? error : new Error(String(error));
+  port.postMessage({ error: { message, stack } } satisfies FromDispatchThread);
+};
+
+// No top-level await: from sources this file is loaded through tsx's CommonJS hook (see worker.ts).
+async function run() {
+  // This thread alone, and what it starts, runs below the lookups.
+  lowerThisThread();
+  // A connection that writes no records: no serving index of its own.
+  const store = await openStore({ ...location, servingIndex: false });
+  const dispatcher = startDispatch(
+    settings,
+    store,
+    (outcome) => port.postMessage({ outcome } satisfies FromDispatchThread),
+    report,
+  );
+  port.on('message', (message: 'wake' | 'close') => {
+    if (message === 'wake') return dispatcher.wake();
+    void dispatcher
+      .close()
+      .then(() => store.close())
+      .catch(report)
+      .finally(() => process.exit(0));
+  });
+}
+
+run().catch((error: unknown) => {
+  report(error);
+  process.exit(1);
+});

@@ -251,13 +251,15 @@ export class SqliteSearch implements SearchStore {
       const counted = withinBudget(() => this.statement(count.text).get(asNamed(count.values)) as Counted);
       this.deadline = started + this.budgetMs;
       const found = counted === undefined ? this.matches(renderMatches(dialect(), prepared)) : undefined;
-      if (found && (found.spent || found.rids.length <= TOTAL_CAP)) {
-        // Every match, or those found before the budget ran out: the page is read from them.
+      // The page is read from the matches found when they are every match, those found before the budget
+      // ran out, or (ranked) the first RANKED found, which renderPage would rank: its plan is the count's.
+      // A page in id order of more than TOTAL_CAP matches is read from them all.
+      if (found && (found.spent || found.rids.length <= TOTAL_CAP || prepared.query.q?.length)) {
         const n = found.rids.length;
         const total = found.spent
           ? ({ value: Math.min(n, TOTAL_CAP), relation: 'gte' } as const)
           : totalOf(n);
-        return { total, hits: fromFound(found.rids) };
+        return { total, hits: fromFound(found.rids.slice(0, RANKED)) };
       }
       const n = counted?.n ?? TOTAL_CAP + 1;
       const total = totalOf(n);

@@ -252,8 +252,8 @@ export class SqliteSearch implements SearchStore {
       this.deadline = started + this.budgetMs;
       const found = counted === undefined ? this.matches(renderMatches(dialect(), prepared)) : undefined;
       // The page is read from the matches found when they are every match, those found before the budget
-      // ran out, or (ranked) the first RANKED found, which renderPage would rank: its plan is the count's.
-      // A page in id order of more than TOTAL_CAP matches is read from them all.
+      // ran out, or (ranked) the first RANKED found, as renderPage ranks the first RANKED it finds by the
+      // same conditions. A page in id order of more than TOTAL_CAP matches is read from them all.
       if (found && (found.spent || found.rids.length <= TOTAL_CAP || prepared.query.q?.length)) {
         const n = found.rids.length;
         const total = found.spent

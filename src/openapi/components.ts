@@ -70,11 +70,13 @@ export const HEADERS = {
     schema: { ...integer, examples: [4990] },
   },
   'Enrich-Total': {
-    description: 'How many records match the search, counted exactly up to 10,000',
+    description:
+      'How many records match the search, counted exactly up to 10,000 (those found, when the search stopped at its budget of work)',
     schema: { ...integer, examples: [734] },
   },
   'Enrich-Total-Relation': {
-    description: '`eq` when `Enrich-Total` is exact, `gte` when more match than it says (10,000)',
+    description:
+      '`eq` when `Enrich-Total` is exact, `gte` when more may match than it says: past 10,000, or when the search stopped at its budget of work',
     schema: { type: 'string', examples: ['eq'] },
   },
   'WWW-Authenticate': {

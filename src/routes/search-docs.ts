@@ -4,7 +4,7 @@ import { headers, KEYED, responseRef, schemaRef } from '../openapi/components.js
 import type { Responses } from '../openapi/document.js';
 import { COMPANY_PREVIEW_FIELDS, MAX_SIZE, MAX_WORDS, PERSON_PREVIEW_FIELDS } from '../schemas/search.js';
 import { RecordIdParam, Words } from '../schemas/text.js';
-import { TOTAL_CAP } from '../store/search.js';
+import { SEARCH_BUDGET_MS, TOTAL_CAP } from '../store/search.js';
 import { DEPARTMENTS } from '../vocabulary/departments.js';
 import { COUNTRIES } from '../vocabulary/places.js';
 import { SENIORITIES } from '../vocabulary/seniorities.js';
@@ -15,7 +15,8 @@ export const COMPATIBLE_DESCRIPTION = `The people search of the deployed API, wi
 query string (any body is ignored), every filter to hold: at least one filter (companyId, position, seniority,
 department or selectedCountry) must be given, \`from\` and \`size\` alone are a 400. Results are ordered by person
 id, so \`from\`/\`size\` pages are stable while records are added after them; the total is in
-\`Enrich-Total\` (exact up to 10,000, then \`Enrich-Total-Relation: gte\`); \`from\` + \`size\` stay within
+\`Enrich-Total\` (exact up to 10,000, then \`Enrich-Total-Relation: gte\`; \`gte\` too, with the matches found, for
+a search stopped at its budget of work: ${SEARCH_BUDGET_MS} ms on SQLite); \`from\` + \`size\` stay within
 the first 10,000 results. Needs \`people:read\`; rate-limited like lookups; costs nothing against the monthly
 quota of lookups, and each result returned counts against the key's search allowance when it has one (402 once
 used up; \`Enrich-Search-Quota-Remaining\`).`;
@@ -24,7 +25,8 @@ export const V1_DESCRIPTION = `Filters in a JSON body, each a value or a list (a
 to hold; \`q\` is free text (every word, as a word or the start of one). With \`q\` results are ranked — for
 each word and text field, 1 for the start of a word, 1 more for the whole word — then ordered by id; without,
 by id. Give \`q\` or at least one filter: a body with neither (or with an empty \`filters\` and no \`q\`) is a
-400. Pages continue with \`cursor\`, which must be the \`next\` of a previous page (any other value is a 400): a
+400. A search stops at its budget of work (${SEARCH_BUDGET_MS} ms on SQLite) and answers the matches it found, with
+\`total.relation\` \`gte\`. Pages continue with \`cursor\`, which must be the \`next\` of a previous page (any other value is a 400): a
 record that was there throughout is never repeated or skipped, whatever is imported meanwhile. Needs the entity's read scope; rate-limited like
 lookups; costs nothing against the monthly quota. Fields of results: people ${PERSON_PREVIEW_FIELDS.join(', ')};
 companies ${COMPANY_PREVIEW_FIELDS.join(', ')}.`;

@@ -108,7 +108,8 @@ export const SearchTotal = Type.Object(
   {
     value: Type.Integer({ minimum: 0, description: 'Matches, counted exactly up to 10,000' }),
     relation: Type.Union([Type.Literal('eq'), Type.Literal('gte')], {
-      description: '`eq`: exactly `value`; `gte`: at least `value` (10,000)',
+      description:
+        '`eq`: exactly `value`; `gte`: at least `value` (10,000, or the matches found when the search stopped at its budget of work)',
     }),
   },
   { $id: 'SearchTotal', title: 'SearchTotal', additionalProperties: false },

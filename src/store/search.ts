@@ -51,7 +51,10 @@ export interface SearchQuery<F> {
   limit: number;
 }
 
-/** How many records match: exact up to the cap, then the cap and `gte`. */
+/**
+ * How many records match: exact up to the cap, then the cap and `gte`; `gte` too, with the matches found,
+ * when the search's budget ran out before it had counted them all.
+ */
 export interface SearchTotal {
   value: number;
   relation: 'eq' | 'gte';
@@ -71,6 +74,13 @@ export interface SearchPage {
 
 /** Totals are counted exactly up to this many matches. */
 export const TOTAL_CAP = 10_000;
+
+/**
+ * The work one search may do on SQLite, in milliseconds of counting and ranking: past it, the search stops
+ * reading and answers from the matches found so far, its total a lower bound (`gte`). A search matching
+ * rarely among many candidates (a common word of `q` and a rare filter) would otherwise read them all.
+ */
+export const SEARCH_BUDGET_MS = 250;
 
 /** The total of a count made with LIMIT TOTAL_CAP + 1. */
 export const totalOf = (counted: number): SearchTotal =>

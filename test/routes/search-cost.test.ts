@@ -1,15 +1,24 @@
 // A costly search is bounded and kept off the event loop that answers lookups: on a store of generated people,
-// ten free-text searches at once leave /healthz answering at once; single letters of `q` are left out.
+// ten free-text searches at once leave /healthz answering at once; single letters of `q` are left out; a
+// search whose budget of work runs out answers the matches it found, its total a lower bound.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { issueKey } from '../../src/auth/keys.js';
 import { generatePeople } from '../../src/generate/index.js';
 import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
+import type { Person } from '../../src/schemas/person.js';
 import type { RecordToStore } from '../../src/store/records.js';
+import type { PeopleFilters, SearchHit, SearchPage, SearchQuery } from '../../src/store/search.js';
+import { TOTAL_CAP } from '../../src/store/search.js';
+import { applyPragmas } from '../../src/store/sqlite/schema.js';
+import { SqliteSearch } from '../../src/store/sqlite/search.js';
+import { SearchThread } from '../../src/store/sqlite/search-thread.js';
+import { TurnSnapshot } from '../../src/store/sqlite/snapshot.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
 
 /** Enough people that one free-text search matching most of them takes the event loop for a while. */
@@ -21,6 +30,8 @@ describe('costly searches on a store of generated people', () => {
   let app: FastifyInstance;
   let origin: string;
   let auth: string;
+  /** The current company of the first person generated: a narrow search. */
+  let companyId: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'enrich-search-cost-'));
     store = openSqliteStore(join(dir, 'enrich.db'), { searchThread: true });
@@ -28,6 +39,7 @@ describe('costly searches on a store of generated people', () => {
     for (const person of generatePeople({ companies: 500, people: PEOPLE, seed: 3, idStart: 1_000 })) {
       const line = prepareLine('people', JSON.stringify(person));
       if (line instanceof Invalid) throw new Error(line.message);
+      companyId ??= person.current_company!.id!;
       batch.push(line as RecordToStore);
       if (batch.length === 5_000) {
         await store.upsert('people', batch);
@@ -95,5 +107,95 @@ describe('costly searches on a store of generated people', () => {
     const page = (await res.json()) as { total: { value: number; relation: string }; results: unknown[] };
     expect(page.results).toHaveLength(10);
     expect(page.total).toEqual({ value: 10_000, relation: 'gte' });
+  });
+
+  describe('a budget of work', () => {
+    /** Common words among people of one state: most rows the words find are read only to be left out. */
+    const broad: SearchQuery<PeopleFilters> = { filters: { states: ['TAS'] }, q: ['ma'], limit: 10 };
+    /** The people of one company: an index holds them. */
+    const narrow = (): SearchQuery<PeopleFilters> => ({ filters: { companyIds: [companyId] }, limit: 10 });
+    let db: Database.Database;
+    let unbounded: SqliteSearch;
+    /** Every match of the broad search, and a budget a tenth of what it takes (the fastest of three). */
+    let matches: Set<string>;
+    let exact: number;
+    let budgetMs: number;
+    beforeAll(() => {
+      db = new Database(join(dir, 'enrich.db'), { readonly: true, fileMustExist: true });
+      applyPragmas(db, true);
+      unbounded = new SqliteSearch(db, new TurnSnapshot(db), Number.POSITIVE_INFINITY);
+      const all = unbounded.searchNow('people', { ...broad, limit: TOTAL_CAP });
+      matches = new Set(all.hits.map((hit) => hit.id));
+      exact = all.total.value;
+      const took: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        unbounded.searchNow('people', broad);
+        took.push(performance.now() - started);
+      }
+      budgetMs = Math.min(...took) / 10;
+    });
+    afterAll(() => db?.close());
+
+    const companyOf = (hit: SearchHit) => (JSON.parse(hit.body) as Person).current_company!.id!;
+    const expectStopped = (page: SearchPage) => {
+      expect(page.total.relation).toBe('gte');
+      expect(page.total.value).toBeLessThan(exact);
+      expect(page.hits.length).toBeLessThanOrEqual(page.total.value);
+      for (const hit of page.hits) expect(matches.has(hit.id)).toBe(true);
+    };
+
+    it('is what the searches are measured against: the broad one is counted exactly without it', () => {
+      expect(unbounded.searchNow('people', broad).total).toEqual({ value: exact, relation: 'eq' });
+      expect(exact).toBeGreaterThan(100);
+      expect(exact).toBeLessThan(TOTAL_CAP);
+    });
+
+    it('stops a search that would exceed it, answering the matches found with a total of at least them', () => {
+      const bounded = new SqliteSearch(db, new TurnSnapshot(db), budgetMs);
+      expectStopped(bounded.searchNow('people', broad));
+      const page = bounded.searchNow('people', narrow());
+      expect(page).toEqual(unbounded.searchNow('people', narrow()));
+      expect(page.total.relation).toBe('eq');
+      expect(page.hits.length).toBeGreaterThan(0);
+    });
+
+    it('with none left, answers the matches found before it first read the clock, ranked and paged', () => {
+      const spent = new SqliteSearch(db, new TurnSnapshot(db), 0);
+      const query: SearchQuery<PeopleFilters> = { filters: {}, q: ['ma'], limit: 7 };
+      const first = spent.searchNow('people', query);
+      expect(first.total.relation).toBe('gte');
+      const found = first.total.value;
+      expect(found).toBeGreaterThan(20);
+      const seen: SearchHit[] = [];
+      for (let page = first; page.hits.length > 0; ) {
+        seen.push(...page.hits);
+        expect(page.total).toEqual(first.total);
+        const last = page.hits.at(-1)!;
+        page = spent.searchNow('people', { ...query, start: { after: { rank: last.rank, id: last.id } } });
+      }
+      expect(new Set(seen.map((hit) => hit.id)).size).toBe(found);
+      const order = (a: SearchHit, b: SearchHit) => b.rank - a.rank || (a.id < b.id ? -1 : 1);
+      expect(seen).toEqual([...seen].sort(order));
+      // Each ranked as an exact search of that person ranks them.
+      for (const hit of seen.slice(0, 5)) {
+        const alone = unbounded.searchNow('people', {
+          ...query,
+          filters: { companyIds: [companyOf(hit)] },
+          limit: TOTAL_CAP,
+        });
+        expect(alone.hits.find((other) => other.id === hit.id)?.rank).toBe(hit.rank);
+      }
+    });
+
+    it('holds on the search thread of a server', async () => {
+      const thread = new SearchThread(join(dir, 'enrich.db'), budgetMs);
+      try {
+        expectStopped(await thread.search('people', broad));
+        expect(await thread.search('people', narrow())).toEqual(unbounded.searchNow('people', narrow()));
+      } finally {
+        await thread.close();
+      }
+    });
   });
 });

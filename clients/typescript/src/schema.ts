@@ -293,7 +293,8 @@ export interface paths {
          *     query string (any body is ignored), every filter to hold: at least one filter (companyId, position, seniority,
          *     department or selectedCountry) must be given, `from` and `size` alone are a 400. Results are ordered by person
          *     id, so `from`/`size` pages are stable while records are added after them; the total is in
-         *     `Enrich-Total` (exact up to 10,000, then `Enrich-Total-Relation: gte`); `from` + `size` stay within
+         *     `Enrich-Total` (exact up to 10,000, then `Enrich-Total-Relation: gte`; `gte` too, with the matches found, for
+         *     a search stopped at its budget of work: 250 ms on SQLite); `from` + `size` stay within
          *     the first 10,000 results. Needs `people:read`; rate-limited like lookups; costs nothing against the monthly
          *     quota of lookups, and each result returned counts against the key's search allowance when it has one (402 once
          *     used up; `Enrich-Search-Quota-Remaining`).
@@ -320,7 +321,8 @@ export interface paths {
          *     to hold; `q` is free text (every word, as a word or the start of one). With `q` results are ranked — for
          *     each word and text field, 1 for the start of a word, 1 more for the whole word — then ordered by id; without,
          *     by id. Give `q` or at least one filter: a body with neither (or with an empty `filters` and no `q`) is a
-         *     400. Pages continue with `cursor`, which must be the `next` of a previous page (any other value is a 400): a
+         *     400. A search stops at its budget of work (250 ms on SQLite) and answers the matches it found, with
+         *     `total.relation` `gte`. Pages continue with `cursor`, which must be the `next` of a previous page (any other value is a 400): a
          *     record that was there throughout is never repeated or skipped, whatever is imported meanwhile. Needs the entity's read scope; rate-limited like
          *     lookups; costs nothing against the monthly quota. Fields of results: people person_id, name, position, company_name, linkedin, seniority, department, location, has_email, has_personal_email, has_phone, has_dnd_phone, has_mobile;
          *     companies id, name, fqdn, industries, company_size, states.
@@ -347,7 +349,8 @@ export interface paths {
          *     to hold; `q` is free text (every word, as a word or the start of one). With `q` results are ranked — for
          *     each word and text field, 1 for the start of a word, 1 more for the whole word — then ordered by id; without,
          *     by id. Give `q` or at least one filter: a body with neither (or with an empty `filters` and no `q`) is a
-         *     400. Pages continue with `cursor`, which must be the `next` of a previous page (any other value is a 400): a
+         *     400. A search stops at its budget of work (250 ms on SQLite) and answers the matches it found, with
+         *     `total.relation` `gte`. Pages continue with `cursor`, which must be the `next` of a previous page (any other value is a 400): a
          *     record that was there throughout is never repeated or skipped, whatever is imported meanwhile. Needs the entity's read scope; rate-limited like
          *     lookups; costs nothing against the monthly quota. Fields of results: people person_id, name, position, company_name, linkedin, seniority, department, location, has_email, has_personal_email, has_phone, has_dnd_phone, has_mobile;
          *     companies id, name, fqdn, industries, company_size, states.
@@ -1213,7 +1216,7 @@ export interface components {
         SearchTotal: {
             /** @description Matches, counted exactly up to 10,000 */
             value: number;
-            /** @description `eq`: exactly `value`; `gte`: at least `value` (10,000) */
+            /** @description `eq`: exactly `value`; `gte`: at least `value` (10,000, or the matches found when the search stopped at its budget of work) */
             relation: "eq" | "gte";
         };
         /**
@@ -2733,9 +2736,9 @@ export interface components {
         "Enrich-Quota-Remaining": number;
         /** @description Search results left in the key's monthly search allowance; sent only for keys that have one */
         "Enrich-Search-Quota-Remaining": number;
-        /** @description How many records match the search, counted exactly up to 10,000 */
+        /** @description How many records match the search, counted exactly up to 10,000 (those found, when the search stopped at its budget of work) */
         "Enrich-Total": number;
-        /** @description `eq` when `Enrich-Total` is exact, `gte` when more match than it says (10,000) */
+        /** @description `eq` when `Enrich-Total` is exact, `gte` when more may match than it says: past 10,000, or when the search stopped at its budget of work */
         "Enrich-Total-Relation": string;
         /** @description The authentication scheme to use: `Bearer`, with `error="invalid_token"` when one was refused */
         "WWW-Authenticate": string;

@@ -28,8 +28,18 @@ export interface Dialect {
    * which of them it decides exactly; undefined when the index serves none of them.
    */
   textIndex(conditions: TextCondition[]): { sql: string; exact: boolean[] } | undefined;
-  /** How many rows (up to `cap`) the text index alone accepts, when it decides every condition. */
-  textIndexCount?(conditions: TextCondition[], cap: number): string | undefined;
+  /**
+   * The first `cap` rows the text index alone accepts, as a subquery of their rids (column `rid`), when it
+   * decides every condition.
+   */
+  textIndexMatches?(conditions: TextCondition[], cap: number): string | undefined;
+  /**
+   * A condition true of every row of `rowid` read, which stops the statement once the search's time is
+   * spent (SQLite's search budget); it is put first, so that rows are checked before they are read.
+   */
+  budget?(rowid: string): string | undefined;
+  /** The given rids as a subquery of one column, for a page read from the matches already found. */
+  rids?(rids: readonly number[]): string;
   /**
    * The distinct positions on file (a superset: none is ever missing) holding every one of `words` as a
    * word or the start of one, as a subquery of one column: a person matches a position search when their
@@ -189,7 +199,8 @@ function comparison(d: Dialect, [c, , given]: Comparison): string[] {
 
 /** The WHERE conjuncts of a search under a plan: the text index narrows only a `filtered` one. */
 function predicates(d: Dialect, plan: Plan, c: Conditions): string[] {
-  const where: string[] = [];
+  const budget = d.budget?.('s.rid');
+  const where: string[] = budget ? [budget] : [];
   const index = plan === 'filtered' && c.text.length > 0 ? d.textIndex(c.text) : undefined;
   if (index) where.push(index.sql);
   c.text.forEach((condition, i) => {
@@ -239,25 +250,43 @@ export const prepareCompanySearch = (
   query,
 });
 
-/**
- * The count of matches, capped at TOTAL_CAP + 1 (`n`), and the size of the search table as its largest
- * rid (`size`: an estimate the plan is chosen by).
- */
-export function renderCount(d: Dialect, { tables: t, conditions: c }: PreparedSearch): Rendered {
+/** The first TOTAL_CAP + 1 matches found by the filtered plan, each as `column` (`1`, or its rid). */
+function matches(d: Dialect, { tables: t, conditions: c }: PreparedSearch, column: '1' | 's.rid'): string {
   const onlyText =
     c.comparisons.every(([, , v]) => v === undefined) &&
     c.keyLists.every(([, k]) => !k?.length) &&
     c.others.length === 0;
-  const fromIndex = onlyText && c.text.length > 0 ? d.textIndexCount?.(c.text, TOTAL_CAP + 1) : undefined;
-  const counted =
+  const fromIndex = onlyText && c.text.length > 0 ? d.textIndexMatches?.(c.text, TOTAL_CAP + 1) : undefined;
+  return (
     fromIndex ??
-    `SELECT count(*) FROM (SELECT 1 FROM ${t.search} s WHERE ${conjunction(predicates(d, 'filtered', c))}
-     LIMIT ${TOTAL_CAP + 1}) c`;
+    `SELECT ${column} FROM ${t.search} s WHERE ${conjunction(predicates(d, 'filtered', c))} LIMIT ${TOTAL_CAP + 1}`
+  );
+}
+
+/** The size of the search table as its largest rid: an estimate the plan is chosen by. */
+const sizeOf = (t: SearchTables) => `SELECT coalesce(max(rid), 0) FROM ${t.search}`;
+
+/** The count of matches, capped at TOTAL_CAP + 1 (`n`), and the size of the search table (`size`). */
+export function renderCount(d: Dialect, prepared: PreparedSearch): Rendered {
   return {
-    text: `SELECT (${counted}) AS n, (SELECT coalesce(max(rid), 0) FROM ${t.search}) AS size`,
+    text: `SELECT (SELECT count(*) FROM (${matches(d, prepared, '1')}) c) AS n, (${sizeOf(prepared.tables)}) AS size`,
     values: d.values,
   };
 }
+
+/**
+ * The rids of the first TOTAL_CAP + 1 matches, for a store that counts them as it reads them (SQLite, which
+ * can then stop counting when its budget is spent and still knows the matches found so far).
+ */
+export function renderMatches(d: Dialect, prepared: PreparedSearch): Rendered {
+  return { text: matches(d, prepared, 's.rid'), values: d.values };
+}
+
+/** The size of the search table as `size` (see renderCount). */
+export const renderSize = (t: SearchTables): Rendered => ({
+  text: `SELECT (${sizeOf(t)}) AS size`,
+  values: [],
+});
 
 /** Where a keyset page starts, in the order of the plan. */
 function after(d: Dialect, ranked: boolean, start: PageStart | undefined): string | undefined {
@@ -268,6 +297,16 @@ function after(d: Dialect, ranked: boolean, start: PageStart | undefined): strin
     : `s.id > ${d.param(id)}`;
 }
 
+/** The page's LIMIT and OFFSET. */
+function pageLimit(d: Dialect, query: SearchQuery<unknown>): string {
+  const offset = offsetOf(query.start);
+  return `LIMIT ${d.param(query.limit)}${offset > 0 ? ` OFFSET ${d.param(offset)}` : ''}`;
+}
+
+/** The page's matches (`inner`: rid, id, rank) joined with their records' stored bodies, in `order`. */
+const withBodies = (t: SearchTables, inner: string, order: string) =>
+  `SELECT m.id, r.body, m.rank FROM (${inner}) m JOIN ${t.records} r ON r.rid = m.rid ORDER BY ${order}`;
+
 /**
  * A page of results: id, stored body and rank, in rank (with `q`) then id order. The page is cut from
  * the search table before the records' bodies are joined, so only the page's bodies are read.
@@ -276,13 +315,10 @@ export function renderPage(d: Dialect, prepared: PreparedSearch, choice: PlanCho
   const { tables: t, conditions: c, query } = prepared;
   const where = predicates(d, choice.plan, c);
   const q = query.q ?? [];
-  const offset = offsetOf(query.start);
-  const limit = `LIMIT ${d.param(query.limit)}${offset > 0 ? ` OFFSET ${d.param(offset)}` : ''}`;
   const afterId = query.start && 'after' in query.start && q.length === 0 ? query.start.after.id : undefined;
   const from = choice.plan === 'ordered' ? d.inIdOrder(t.search, afterId, choice.window) : `${t.search} s`;
-  const join = (inner: string, order: string) =>
-    `SELECT m.id, r.body, m.rank FROM (${inner}) m JOIN ${t.records} r ON r.rid = m.rid ORDER BY ${order}`;
   if (q.length === 0) {
+    const limit = pageLimit(d, query);
     const start = after(d, false, query.start);
     if (start) where.push(start);
     const matching = `FROM ${from} WHERE ${conjunction(where)}`;
@@ -291,16 +327,34 @@ export function renderPage(d: Dialect, prepared: PreparedSearch, choice: PlanCho
     const inner = fence
       ? `SELECT f.rid, f.id, 0 AS rank FROM (${fence(`SELECT s.rid, s.id ${matching}`)}) f ORDER BY f.id ${limit}`
       : `SELECT s.rid, s.id, 0 AS rank ${matching} ORDER BY s.id ${limit}`;
-    return { text: join(inner, 'm.id'), values: d.values };
+    return { text: withBodies(t, inner, 'm.id'), values: d.values };
   }
   // At most RANKED matches are ranked (the first the plan finds, the same for every page): a `q` matching
   // much of a large store costs no more than one matching 10,000, and the total says `gte` then.
   const ranked = `SELECT s.rid, s.id, ${rankOf(d, t, q)} AS rank FROM ${from} WHERE ${conjunction(where)}
                   LIMIT ${RANKED}`;
+  return inRankOrder(d, prepared, ranked);
+}
+
+/** The page of `ranked` (rid, id and rank of matches), in rank then id order, with their stored bodies. */
+function inRankOrder(d: Dialect, { tables: t, query }: PreparedSearch, ranked: string): Rendered {
+  const limit = pageLimit(d, query);
   const start = after(d, true, query.start);
   const inner = `SELECT k.rid, k.id, k.rank FROM (${ranked}) k ${start ? `WHERE ${start.replaceAll('m.', 'k.')}` : ''}
                  ORDER BY k.rank DESC, k.id ${limit}`;
-  return { text: join(inner, 'm.rank DESC, m.id'), values: d.values };
+  return { text: withBodies(t, inner, 'm.rank DESC, m.id'), values: d.values };
+}
+
+/**
+ * A page of results read from matches already found (`rids`: every match, when they were counted exactly),
+ * in renderPage's order: rank (0 without `q`) descending, then id. What a search whose budget ran out answers.
+ */
+export function renderFoundPage(d: Dialect, prepared: PreparedSearch, rids: readonly number[]): Rendered {
+  if (!d.rids) throw new Error('this dialect reads no page from found matches');
+  const { tables: t, query } = prepared;
+  const rank = query.q?.length ? rankOf(d, t, query.q) : '0';
+  const found = `SELECT s.rid, s.id, ${rank} AS rank FROM ${t.search} s WHERE s.rid IN (${d.rids(rids)})`;
+  return inRankOrder(d, prepared, found);
 }
 
 /** The hints of a prepared search. */

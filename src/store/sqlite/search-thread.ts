@@ -17,8 +17,8 @@ export class SearchThread {
   /** False once the worker has failed or stopped: the store then searches on its own connection again. */
   running = true;
 
-  constructor(path: string) {
-    const input: SearchWorkerInput = { path };
+  constructor(path: string, budgetMs?: number) {
+    const input: SearchWorkerInput = { path, budgetMs };
     this.worker = startWorker(import.meta.url, './search-worker', input);
     // The worker never keeps a process alive: the store's close ends it.
     this.worker.unref();

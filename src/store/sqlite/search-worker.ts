@@ -10,6 +10,8 @@ import { TurnSnapshot } from './snapshot.js';
 export interface SearchWorkerInput {
   /** The store's file. */
   path: string;
+  /** Each search's budget of work (SEARCH_BUDGET_MS unless a test sets another). */
+  budgetMs?: number | undefined;
 }
 
 export interface SearchRequest {
@@ -20,10 +22,10 @@ export interface SearchRequest {
 
 export type SearchReply = { id: number; page: SearchPage } | { id: number; failure: string };
 
-const { path } = workerData as SearchWorkerInput;
+const { path, budgetMs } = workerData as SearchWorkerInput;
 const db = new Database(path, { readonly: true, fileMustExist: true });
 applyPragmas(db, true);
-const search = new SqliteSearch(db, new TurnSnapshot(db));
+const search = new SqliteSearch(db, new TurnSnapshot(db), budgetMs);
 
 parentPort!.on('message', ({ id, entity, query }: SearchRequest) => {
   let reply: SearchReply;

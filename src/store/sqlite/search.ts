@@ -1,11 +1,15 @@
-// The search role on SQLite: the shared SQL (../sql/search.ts), with FTS5 finding words and counting them.
+// The search role on SQLite: the shared SQL (../sql/search.ts), with FTS5 finding words and counting them,
+// each search within its budget of work (SEARCH_BUDGET_MS).
 import type Database from 'better-sqlite3';
 import {
   type CompanyFilters,
   type PeopleFilters,
+  SEARCH_BUDGET_MS,
+  type SearchHit,
   type SearchPage,
   type SearchQuery,
   type SearchStore,
+  TOTAL_CAP,
   totalOf,
 } from '../search.js';
 import {
@@ -14,8 +18,13 @@ import {
   planHints,
   prepareCompanySearch,
   preparePeopleSearch,
+  RANKED,
+  type Rendered,
   renderCount,
+  renderFoundPage,
+  renderMatches,
   renderPage,
+  renderSize,
   searchTables,
   type TextCondition,
 } from '../sql/search.js';
@@ -44,13 +53,52 @@ export function ftsQuery(conditions: readonly TextCondition[]): string {
     .join(' AND ');
 }
 
+/** The SQL function that stops a search's statement once its budget is spent (registered by SqliteSearch). */
+const BUDGET_FUNCTION = 'search_within_budget';
+
+/**
+ * The clock is read at about one row in this many (those whose rid it divides): a call into JavaScript for
+ * every row would cost more than most rows (0.1 µs to 20 µs each), and 256 of them take a few ms at most.
+ */
+const BUDGET_CHECK_EVERY = 256;
+
+/**
+ * The share of the budget the count has in SQL, where it is cheapest: most searches count within it.
+ * One that does not is counted again, one match at a time, for the rest (so that it knows those found).
+ */
+const COUNT_SHARE = 0.2;
+
+/** What the budget function throws: caught by the search, which then answers what it found. */
+class BudgetSpent extends Error {
+  constructor() {
+    super('the search budget is spent');
+  }
+}
+
 /** SQLite's spelling: named parameters (better-sqlite3 binds them from an object), instr, FTS5. */
 class SqliteDialect implements Dialect {
   readonly values: unknown[] = [];
   constructor(
     private readonly fts: readonly FtsTable[],
     private readonly idIndex: string,
+    /** Whether its statements check the search's budget as they read rows. */
+    private readonly budgeted: boolean,
   ) {}
+
+  budget(rowid: string): string | undefined {
+    if (!this.budgeted) return undefined;
+    return `((${rowid} & ${BUDGET_CHECK_EVERY - 1}) <> 0 OR ${BUDGET_FUNCTION}())`;
+  }
+
+  /** A text index's rows that match `query`, each checked against the budget (FTS5 may yield many). */
+  private matching(fts: string, query: string): string {
+    const budget = this.budget('rowid');
+    return `FROM ${fts} WHERE ${fts} MATCH ${this.param(query)}${budget ? ` AND ${budget}` : ''}`;
+  }
+
+  rids(rids: readonly number[]): string {
+    return `SELECT value FROM json_each(${this.param(JSON.stringify(rids))})`;
+  }
 
   /** The conditions grouped by the FTS index that holds their column. */
   private byIndex(conditions: TextCondition[]): Array<[string, TextCondition[]]> {
@@ -73,21 +121,18 @@ class SqliteDialect implements Dialect {
 
   textIndex(conditions: TextCondition[]) {
     const sql = this.byIndex(conditions)
-      .map(
-        ([fts, held]) =>
-          `s.rid IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${this.param(ftsQuery(held))})`,
-      )
+      .map(([fts, held]) => `s.rid IN (SELECT rowid ${this.matching(fts, ftsQuery(held))})`)
       .join(' AND ');
     return { sql, exact: conditions.map((condition) => condition.words !== undefined) };
   }
 
-  /** Counted from one FTS index alone, when it holds every condition and decides each exactly. */
-  textIndexCount(conditions: TextCondition[], cap: number): string | undefined {
+  /** Found in one FTS index alone, when it holds every condition and decides each exactly. */
+  textIndexMatches(conditions: TextCondition[], cap: number): string | undefined {
     const groups = this.byIndex(conditions);
     if (groups.length !== 1 || conditions.some((condition) => condition.words === undefined))
       return undefined;
     const [fts] = groups[0]!;
-    return `SELECT count(*) FROM (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${this.param(ftsQuery(conditions))} LIMIT ${cap})`;
+    return `SELECT rowid AS rid ${this.matching(fts, ftsQuery(conditions))} LIMIT ${cap}`;
   }
 
   /** The dictionary's positions whose FTS5 words hold each word's start (a prefix query: exact). */
@@ -113,18 +158,53 @@ const STATEMENTS_KEPT = 500;
 
 const asNamed = (values: unknown[]) => Object.fromEntries(values.map((value, i) => [`p${i + 1}`, value]));
 
+/** What `read` returns, or undefined when the search's budget ran out first. */
+function withinBudget<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof BudgetSpent) return undefined;
+    throw error;
+  }
+}
+
+/** What a count statement answers (renderCount). */
+interface Counted {
+  n: number;
+  size: number;
+}
+
+/** The matches a search found (the first TOTAL_CAP + 1 at most), and whether its budget ran out first. */
+interface Found {
+  rids: number[];
+  spent: boolean;
+}
+
 /**
  * Searches read this turn's snapshot, as lookups do (a server's searches then take no locks of their own);
  * a server's run on a search thread instead (search-thread.ts), whose connection reads what is committed.
+ *
+ * Each search has `budgetMs` of work (see run). better-sqlite3 offers neither sqlite3_interrupt nor a
+ * progress handler, so the statements themselves read the clock: a condition on every row they read calls
+ * the budget function at one row in BUDGET_CHECK_EVERY, which throws once the budget is spent and so stops
+ * the statement.
  */
 export class SqliteSearch implements SearchStore {
   private readonly statements = new Map<string, Database.Statement>();
   private thread: SearchThread | undefined;
+  /** When the running search's budget is spent, on performance.now()'s clock. */
+  private deadline = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly db: Database.Database,
     private readonly snapshot: TurnSnapshot,
-  ) {}
+    private readonly budgetMs: number = SEARCH_BUDGET_MS,
+  ) {
+    db.function(BUDGET_FUNCTION, { deterministic: false }, () => {
+      if (performance.now() > this.deadline) throw new BudgetSpent();
+      return 1;
+    });
+  }
 
   private statement(text: string): Database.Statement {
     let statement = this.statements.get(text);
@@ -136,24 +216,65 @@ export class SqliteSearch implements SearchStore {
     return statement;
   }
 
-  /** Counts, chooses the plan, reads the page: in one read transaction, so total and page agree. */
+  /** The matches, read one by one until TOTAL_CAP + 1 or the budget's end. */
+  private matches({ text, values }: Rendered): Found {
+    const rids: number[] = [];
+    const read = withinBudget(() => {
+      for (const rid of this.statement(text).pluck().iterate(asNamed(values))) rids.push(rid as number);
+      return true;
+    });
+    return { rids, spent: read === undefined };
+  }
+
+  private hits({ text, values }: Rendered): SearchHit[] {
+    const rows = this.statement(text).raw().all(asNamed(values)) as Array<[string, string, number]>;
+    return rows.map(([id, body, rank]) => ({ id, body, rank }));
+  }
+
+  /**
+   * Counts, chooses the plan, reads the page: in one read transaction, so total and page agree. The count
+   * is made in SQL (cheapest) within COUNT_SHARE of the budget. One cut short is made again from the start
+   * by reading the matches one by one for the rest of it: the page is then read from the matches found,
+   * and the total is a lower bound when they are not all found. A page whose budget runs out is read from
+   * the matches counted too (finding them again costs what the count did).
+   */
   private run(entity: 'people' | 'companies', prepared: PreparedSearch): SearchPage {
     const { search } = ENTITY_TABLES[entity];
-    const dialect = () => new SqliteDialect(ftsTables(entity), `${search}_id`);
-    return this.db.transaction(() => {
+    const dialect = (budgeted = Number.isFinite(this.budgetMs)) =>
+      new SqliteDialect(ftsTables(entity), `${search}_id`, budgeted);
+    const fromFound = (rids: number[]) =>
+      rids.length === 0 ? [] : this.hits(renderFoundPage(dialect(false), prepared, rids));
+    const started = performance.now();
+    return this.db.transaction((): SearchPage => {
+      this.deadline = started + this.budgetMs * COUNT_SHARE;
       const count = renderCount(dialect(), prepared);
-      const { n, size } = this.statement(count.text).get(asNamed(count.values)) as {
-        n: number;
-        size: number;
-      };
-      const choice = choosePlan(n, size, prepared.query, planHints(prepared));
-      if (choice === undefined) return { total: totalOf(n), hits: [] };
-      const page = renderPage(dialect(), prepared, choice);
-      const hits = this.statement(page.text).raw().all(asNamed(page.values)) as Array<
-        [string, string, number]
-      >;
-      return { total: totalOf(n), hits: hits.map(([id, body, rank]) => ({ id, body, rank })) };
+      const counted = withinBudget(() => this.statement(count.text).get(asNamed(count.values)) as Counted);
+      this.deadline = started + this.budgetMs;
+      const found = counted === undefined ? this.matches(renderMatches(dialect(), prepared)) : undefined;
+      // The page is read from the matches found when they are every match, those found before the budget
+      // ran out, or (ranked) the first RANKED found, as renderPage ranks the first RANKED it finds by the
+      // same conditions. A page in id order of more than TOTAL_CAP matches is read from them all.
+      if (found && (found.spent || found.rids.length <= TOTAL_CAP || prepared.query.q?.length)) {
+        const n = found.rids.length;
+        const total = found.spent
+          ? ({ value: Math.min(n, TOTAL_CAP), relation: 'gte' } as const)
+          : totalOf(n);
+        return { total, hits: fromFound(found.rids.slice(0, RANKED)) };
+      }
+      const n = counted?.n ?? TOTAL_CAP + 1;
+      const total = totalOf(n);
+      const choice = choosePlan(n, counted?.size ?? this.size(prepared), prepared.query, planHints(prepared));
+      if (choice === undefined) return { total, hits: [] };
+      const hits = withinBudget(() => this.hits(renderPage(dialect(), prepared, choice)));
+      if (hits !== undefined) return { total, hits };
+      // Found again without a budget when the count did not keep them: it found them within its share.
+      const again = found ?? this.matches(renderMatches(dialect(false), prepared));
+      return { total, hits: fromFound(again.rids.slice(0, RANKED)) };
     })();
+  }
+
+  private size({ tables }: PreparedSearch): number {
+    return this.statement(renderSize(tables).text).pluck().get() as number;
   }
 
   /** From now on, searches run on `thread` (a server's), off this connection and its event loop. */

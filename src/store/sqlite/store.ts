@@ -43,6 +43,8 @@ export interface SqliteStoreOptions {
    * `:memory:`): a costly search then never holds the event loop that answers lookups.
    */
   searchThread?: boolean;
+  /** Each search's budget of work, in milliseconds (default SEARCH_BUDGET_MS): for tests. */
+  searchBudgetMs?: number;
 }
 
 /** How often a server's store checks that its serving index is current (repairs after a writer's crash). */
@@ -52,7 +54,7 @@ const RECONCILE_EVERY_MS = 1000;
 export const servingIndexPath = (dbPath: string) => `${dbPath}-index`;
 
 /** The roles of one connection, sharing its turn snapshot and its record writes. */
-function sqliteRoles(db: Database.Database) {
+function sqliteRoles(db: Database.Database, searchBudgetMs: number | undefined) {
   const snapshot = new TurnSnapshot(db);
   const searchWrites = new SqliteSearchWrites(db);
   const changes = new SqliteChanges(db, snapshot);
@@ -63,7 +65,7 @@ function sqliteRoles(db: Database.Database) {
     writes,
     roles: {
       records: new SqliteRecords(db, writes, bulk, snapshot),
-      search: new SqliteSearch(db, snapshot),
+      search: new SqliteSearch(db, snapshot, searchBudgetMs),
       keys: new SqliteKeys(db, snapshot),
       accounting: new SqliteAccounting(db, snapshot),
       suppression: new SqliteSuppression(db, writes, snapshot),
@@ -78,8 +80,8 @@ function sqliteRoles(db: Database.Database) {
 }
 
 /** The Store on SQLite, with what only it offers: its serving index, turn snapshots and data version. */
-function sqliteStore(db: Database.Database) {
-  const { snapshot, writes, roles } = sqliteRoles(db);
+function sqliteStore(db: Database.Database, searchBudgetMs: number | undefined) {
+  const { snapshot, writes, roles } = sqliteRoles(db, searchBudgetMs);
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   let index: ServingIndex | undefined;
   let reconciler: NodeJS.Timeout | undefined;
@@ -124,7 +126,7 @@ function sqliteStore(db: Database.Database) {
     snapshotPerTurn: (): void => snapshot.perTurn(),
     /** From now on, searches run on a worker thread reading the file at `path` (search-thread.ts). */
     searchOnThread: (path: string): void => {
-      thread ??= new SearchThread(path);
+      thread ??= new SearchThread(path, searchBudgetMs);
       roles.search.offload(thread);
     },
     /** PRAGMA data_version: changes when another connection commits, so a server can drop caches. */
@@ -174,7 +176,7 @@ export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Sq
     registerSearchFunctions(db);
     if (readonly) checkSchema(db);
     else migrate(db);
-    const store = sqliteStore(db);
+    const store = sqliteStore(db, opts.searchBudgetMs);
     const index = opts.servingIndex ?? true;
     if (index && !readonly && path !== ':memory:') store.serveFromIndex(servingIndexPath(path));
     if (opts.turnSnapshots) store.snapshotPerTurn();

@@ -238,7 +238,10 @@ export const RESPONSES = {
     not_found: { detail: 'This key has no list ls_4hT9xQ2mPz8a.' },
   }),
   ListNotReady: problem('The list has not finished matching (or failed): its result is not there', KEYED, {
-    list_not_ready: { detail: 'The list ls_4hT9xQ2mPz8a is running: its result is ready once it is done.' },
+    list_not_ready: {
+      detail: 'The list ls_4hT9xQ2mPz8a is running: its result is ready once it is done.',
+      list_status: 'running',
+    },
   }),
   ListBadRequest: problem('The upload or the query cannot be matched as given', KEYED, {
     invalid_body: {
@@ -330,12 +333,14 @@ export const RESPONSES = {
   KeyRevoked: problem('The key is revoked: its settings and token no longer change', KEYED, {
     key_revoked: { detail: 'Key key_7GdK2mQx9a is revoked: it cannot be rotated.' },
   }),
-  InternalError: problem('A bug: it has been logged with the request id', ['X-Request-Id'], {
+  // A failure of a keyed operation carries what its request had been given by then: Cache-Control from the
+  // start, the rate limit's headers once its key has been through it.
+  InternalError: problem('A bug: it has been logged with the request id', KEYED, {
     internal: { detail: 'An unexpected error occurred; it has been logged with the request id.' },
   }),
   Unavailable: problem(
     'The data store (or the shared rate limits) cannot be reached: retry after `Retry-After` seconds',
-    ['X-Request-Id', 'Retry-After'],
+    [...KEYED, 'Retry-After'],
     { unavailable: { detail: 'The data store is unavailable; retry shortly.' } },
   ),
   WebhookBadRequest: problem('The body or query is not one the operation accepts', KEYED, {

@@ -97,6 +97,15 @@ export const WebhookDeliveries = Type.Object(
   { $id: 'WebhookDeliveries', title: 'WebhookDeliveries', additionalProperties: false },
 );
 
+/** POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry: the delivery, pending again. */
+export const WebhookRetry = Type.Object(
+  {
+    id: Type.String({ examples: ['whd_1042'] }),
+    status: Type.Literal('pending', { description: 'Due now: the dispatcher attempts it next' }),
+  },
+  { $id: 'WebhookRetry', title: 'WebhookRetry', additionalProperties: false },
+);
+
 /** POST /v1/webhooks. */
 export const CreateWebhook = Type.Object(
   {
@@ -130,6 +139,7 @@ export const WEBHOOK_SCHEMAS = [
   WebhookTest,
   WebhookDelivery,
   WebhookDeliveries,
+  WebhookRetry,
   CreateWebhook,
   ChangeWebhook,
 ];

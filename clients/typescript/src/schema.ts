@@ -611,8 +611,9 @@ export interface paths {
         /**
          * Prometheus metrics
          * @description Open by default, for a scraper on the same host or network. With ENRICH_METRICS_TOKEN set,
-         *     it needs `Authorization: Bearer <that token>` (401 otherwise); with ENRICH_METRICS_ADDRESS set, it is served
-         *     on that address alone (404 here).
+         *     it needs `Authorization: Bearer <that token>` (401 otherwise, and a 429 once the client's address is over its
+         *     limit of requests without a valid token); with ENRICH_METRICS_ADDRESS set, it is served on that address alone
+         *     (404 here).
          */
         get: operations["metrics"];
         put?: never;
@@ -1083,6 +1084,11 @@ export interface components {
             search_quota?: number;
             /** @description `invalid_parameter` of `cursor` or `from`: the most results one search returns across its pages */
             window?: number;
+            /**
+             * @description `list_not_ready`: where the list is (`failed`: see the job’s `problem`)
+             * @enum {string}
+             */
+            list_status?: "queued" | "running" | "failed";
             /**
              * @description `forbidden`: the scope the key lacks
              * @enum {string}
@@ -1962,6 +1968,31 @@ export interface components {
             next: string | null;
             has_more: boolean;
         };
+        /**
+         * ListRow
+         * @description One row of an NDJSON list: an object whose members are its columns. A line that holds no object is not refused: it is that row of the result, `invalid`, kept whole in `enrich_input`
+         */
+        ListRow: {
+            [key: string]: unknown;
+        };
+        /**
+         * ListResultRow
+         * @description A row of the result: its own members as uploaded, then what the match found
+         */
+        ListResultRow: {
+            enrich_status: "matched" | "not_found" | "ambiguous" | "invalid" | "quota_exceeded";
+            enrich_matched_by: string[] | null;
+            enrich_id: string | null;
+            enrich_likelihood?: number | null;
+            enrich_problem: string | null;
+            enrich_record: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The line as given, when it held no object */
+            enrich_input?: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** WebhookEndpoint */
         WebhookEndpoint: {
             /** @example wh_4kq2m9x7c1d8e3f5 */
@@ -2029,6 +2060,16 @@ export interface components {
             /** @description Pass as `after` for the next page */
             next: string | null;
             has_more: boolean;
+        };
+        /** WebhookRetry */
+        WebhookRetry: {
+            /** @example whd_1042 */
+            id: string;
+            /**
+             * @description Due now: the dispatcher attempts it next
+             * @enum {string}
+             */
+            status: "pending";
         };
         /** CreateWebhook */
         CreateWebhook: {
@@ -2642,6 +2683,9 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2652,6 +2696,9 @@ export interface components {
         Unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -3262,6 +3309,7 @@ export interface operations {
             400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3343,6 +3391,7 @@ export interface operations {
             403: components["responses"]["AdminForbidden"];
             404: components["responses"]["KeyNotFound"];
             409: components["responses"]["KeyRevoked"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3386,6 +3435,7 @@ export interface operations {
             403: components["responses"]["AdminForbidden"];
             404: components["responses"]["KeyNotFound"];
             409: components["responses"]["KeyRevoked"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3610,6 +3660,7 @@ export interface operations {
             400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3802,6 +3853,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["SearchQuotaExceeded"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3839,6 +3891,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["SearchQuotaExceeded"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3954,6 +4007,7 @@ export interface operations {
             400: components["responses"]["WatchlistBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4203,6 +4257,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookNotFound"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4307,6 +4362,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookNotFound"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4431,7 +4487,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Pending again, due now */
+            /** @description The delivery, pending again and due now */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4440,7 +4496,9 @@ export interface operations {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebhookRetry"];
+                };
             };
             400: components["responses"]["WebhookBadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -4523,6 +4581,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["UnreadableRequest"];
         };
     };
@@ -4602,6 +4661,7 @@ export interface operations {
             400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4979,7 +5039,7 @@ export interface operations {
         requestBody: {
             content: {
                 "text/csv": string;
-                "application/x-ndjson": string;
+                "application/x-ndjson": components["schemas"]["ListRow"];
             };
         };
         responses: {
@@ -5096,7 +5156,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/x-ndjson": string;
+                    "application/x-ndjson": components["schemas"]["ListResultRow"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -1,6 +1,6 @@
 // The documents of /v1/lists: a list job's progress, and a page of the key's jobs.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { MATCH_STATUSES } from '../vocabulary/match-statuses.js';
+import { MATCH_STATUSES, type MatchStatus } from '../vocabulary/match-statuses.js';
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 const Time = (description: string) => Type.String({ format: 'date-time', description });
@@ -75,7 +75,8 @@ export const ListRow = Type.Object(
 /** A line of a matched NDJSON list (`enrich match`'s output): the row's own members, then the match's. */
 export const ListResultRow = Type.Object(
   {
-    enrich_status: Type.Union(MATCH_STATUSES.map((status) => Type.Literal(status))),
+    // An enum rather than a union of constants: generated clients get one union of string literals.
+    enrich_status: Type.Unsafe<MatchStatus>({ type: 'string', enum: [...MATCH_STATUSES] }),
     enrich_matched_by: Nullable(
       Type.Array(Type.String(), { description: 'The parameters that matched, for a matched row' }),
     ),

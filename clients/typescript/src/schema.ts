@@ -1980,6 +1980,7 @@ export interface components {
          * @description A row of the result: its own members as uploaded, then what the match found
          */
         ListResultRow: {
+            /** @enum {string} */
             enrich_status: "matched" | "not_found" | "ambiguous" | "invalid" | "quota_exceeded";
             enrich_matched_by: string[] | null;
             enrich_id: string | null;

@@ -67,8 +67,10 @@ export const ListRow = Type.Object(
     title: 'ListRow',
     additionalProperties: true,
     description:
-      'One row of an NDJSON list: an object whose members are its columns. A line that holds no object is ' +
-      'not refused: it is that row of the result, `invalid`, kept whole in `enrich_input`',
+      'One row of an NDJSON list: an object whose members are its columns, matched by their names as ' +
+      '`enrich match` matches a CSV header (`enrich_id`, `work_email`, `linkedin`, `website`, … or as `map` ' +
+      'says); a list none of whose columns gives an identifier is a 400. A line that holds no object is not ' +
+      'refused: it is that row of the result, `invalid`, kept whole in `enrich_input`',
   },
 );
 

@@ -9,8 +9,10 @@ const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 const live = { 'x-request-id': 'r-1', 'content-type': JSON_TYPE };
 const body = (value: unknown) => Buffer.from(JSON.stringify(value));
 
-const check = (status: number, headers: Record<string, unknown>, payload: Buffer, url = '/healthz') => () =>
-  checkResponse('GET', url, status, headers, payload);
+const check =
+  (status: number, headers: Record<string, unknown>, payload: Buffer, url = '/healthz') =>
+  () =>
+    checkResponse('GET', url, status, headers, payload);
 
 describe('a response checked against the document', () => {
   it('passes when it is as documented, compressed or not, and for HEAD without a body', () => {

@@ -1970,7 +1970,7 @@ export interface components {
         };
         /**
          * ListRow
-         * @description One row of an NDJSON list: an object whose members are its columns. A line that holds no object is not refused: it is that row of the result, `invalid`, kept whole in `enrich_input`
+         * @description One row of an NDJSON list: an object whose members are its columns, matched by their names as `enrich match` matches a CSV header (`enrich_id`, `work_email`, `linkedin`, `website`, … or as `map` says); a list none of whose columns gives an identifier is a 400. A line that holds no object is not refused: it is that row of the result, `invalid`, kept whole in `enrich_input`
          */
         ListRow: {
             [key: string]: unknown;
@@ -1998,7 +1998,7 @@ export interface components {
         WebhookEndpoint: {
             /** @example wh_4kq2m9x7c1d8e3f5 */
             id: string;
-            /** @description http(s) URL the events are POSTed to */
+            /** @description The absolute http or https URL the events are POSTed to, without a user name or password. A host that is an IP address is refused (400) when it is loopback, private, link-local, multicast, unspecified or reserved — 0.0.0.0/8, 10.0.0.0/8, 100.64.0.0/10, 127.0.0.0/8, 169.254.0.0/16, 172.16.0.0/12, 192.0.0.0/24, 192.168.0.0/16, 198.18.0.0/15, 224.0.0.0/4, 240.0.0.0/4, ::, ::1, ::ffff:0:0/96 (IPv4-mapped), 64:ff9b::/96 (NAT64), fc00::/7, fe80::/10, fec0::/10, ff00::/8 — unless the server runs with ENRICH_WEBHOOK_ALLOW_PRIVATE=true. A host name is checked on each delivery instead, on every address it resolves to */
             url: string;
             /** @description The event types delivered */
             types: ("person.created" | "person.updated" | "person.removed" | "person.job_changed" | "person.title_changed" | "company.created" | "company.updated" | "company.removed")[];
@@ -2074,7 +2074,7 @@ export interface components {
         };
         /** CreateWebhook */
         CreateWebhook: {
-            /** @description http(s) URL the events are POSTed to */
+            /** @description The absolute http or https URL the events are POSTed to, without a user name or password. A host that is an IP address is refused (400) when it is loopback, private, link-local, multicast, unspecified or reserved — 0.0.0.0/8, 10.0.0.0/8, 100.64.0.0/10, 127.0.0.0/8, 169.254.0.0/16, 172.16.0.0/12, 192.0.0.0/24, 192.168.0.0/16, 198.18.0.0/15, 224.0.0.0/4, 240.0.0.0/4, ::, ::1, ::ffff:0:0/96 (IPv4-mapped), 64:ff9b::/96 (NAT64), fc00::/7, fe80::/10, fec0::/10, ff00::/8 — unless the server runs with ENRICH_WEBHOOK_ALLOW_PRIVATE=true. A host name is checked on each delivery instead, on every address it resolves to */
             url: string;
             /** @description The event types delivered */
             types: ("person.created" | "person.updated" | "person.removed" | "person.job_changed" | "person.title_changed" | "company.created" | "company.updated" | "company.removed")[];
@@ -2084,7 +2084,7 @@ export interface components {
         };
         /** ChangeWebhook */
         ChangeWebhook: {
-            /** @description http(s) URL the events are POSTed to */
+            /** @description The absolute http or https URL the events are POSTed to, without a user name or password. A host that is an IP address is refused (400) when it is loopback, private, link-local, multicast, unspecified or reserved — 0.0.0.0/8, 10.0.0.0/8, 100.64.0.0/10, 127.0.0.0/8, 169.254.0.0/16, 172.16.0.0/12, 192.0.0.0/24, 192.168.0.0/16, 198.18.0.0/15, 224.0.0.0/4, 240.0.0.0/4, ::, ::1, ::ffff:0:0/96 (IPv4-mapped), 64:ff9b::/96 (NAT64), fc00::/7, fe80::/10, fec0::/10, ff00::/8 — unless the server runs with ENRICH_WEBHOOK_ALLOW_PRIVATE=true. A host name is checked on each delivery instead, on every address it resolves to */
             url?: string;
             /** @description The event types delivered */
             types?: ("person.created" | "person.updated" | "person.removed" | "person.job_changed" | "person.title_changed" | "company.created" | "company.updated" | "company.removed")[];

@@ -77,6 +77,10 @@ export const HEADERS = {
     description: '`eq` when `Enrich-Total` is exact, `gte` when more match than it says (10,000)',
     schema: { type: 'string', examples: ['eq'] },
   },
+  'Enrich-Next-After': {
+    description: "The audit page's `next_after`, when more entries follow: the next page's `after`",
+    schema: { type: 'string', minLength: 1 },
+  },
   'WWW-Authenticate': {
     description:
       'The authentication scheme to use: `Bearer`, with `error="invalid_token"` when one was refused',

@@ -16,7 +16,7 @@ import {
   RequestArbitraries,
   type Stated,
 } from './request-arbitraries.js';
-import { expected } from './stated-rules.js';
+import { expected, type Own } from './stated-rules.js';
 
 /**
  * The lookups' and searches' members whose rule is stated in words (a URL of LinkedIn's, a check digit, a
@@ -67,6 +67,20 @@ const webhookUrl = (any: fc.Arbitrary<string>) =>
     any,
   );
 
+/** Moments as the admin API's ranges take them: dates, dates and times, around now; or any text. */
+const moment = (any: fc.Arbitrary<string>) => {
+  const date = fc.date({
+    min: new Date(Date.now() - 400 * 86_400_000),
+    max: new Date(Date.now() + 400 * 86_400_000),
+    noInvalidDate: true,
+  });
+  return fc.oneof(
+    date.map((d) => d.toISOString()),
+    date.map((d) => d.toISOString().slice(0, 10)),
+    any,
+  );
+};
+
 /** Members of a lookup's parameters, as a watchlist entry gives them: each a lookup identifier, or any name. */
 const lookupMember = fc.oneof(fc.constantFrom('id', 'work_email', 'fqdn', 'personal_email'), fc.string());
 
@@ -80,16 +94,17 @@ const listRow = fc.record(
  * Where an operation's members are drawn other than from their schemas (see above and stated-rules.ts): one
  * way, or several, each generating its share of the requests.
  */
-function statedFor(operation: Operation, ownWatchlist: string, arbitraries: RequestArbitraries): Stated[] {
+function statedFor(operation: Operation, own: Own, arbitraries: RequestArbitraries): Stated[] {
   if (operation.tags?.some((tag) => LOOKUP_TAGS.includes(tag))) {
     return [LOOKUP_STATED, { ...LOOKUP_STATED, ...NAME_ONLY_OMITTED }];
   }
-  return [ownStated(operation, ownWatchlist, arbitraries)];
+  return [ownStated(operation, own, arbitraries)];
 }
 
-function ownStated(operation: Operation, ownWatchlist: string, arbitraries: RequestArbitraries): Stated {
+function ownStated(operation: Operation, own: Own, arbitraries: RequestArbitraries): Stated {
   const any = arbitraries.text({ minLength: 1, maxLength: 64 });
-  const watchlist = fc.oneof(fc.constant(ownWatchlist), any);
+  const watchlist = fc.oneof(fc.constant(own.watchlist), any);
+  const key = fc.oneof(fc.constant(own.key), any);
   switch (operation.operationId) {
     case 'listChanges':
       // A wait holds an empty page open for its seconds: at 0, a run takes no longer than its requests.
@@ -100,6 +115,13 @@ function ownStated(operation: Operation, ownWatchlist: string, arbitraries: Requ
       return { url: webhookUrl(any), watchlist: fc.oneof(watchlist, fc.constant(null)) };
     case 'addWatchlistEntries':
       return { member: lookupMember };
+    case 'adminCreateKey':
+    case 'adminUpdateKey':
+      return { expires_at: fc.oneof(moment(any), fc.constant(null)) };
+    case 'adminUsage':
+      return { key, from: moment(any), to: moment(any) };
+    case 'adminAudit':
+      return { ...NO_CURSOR, key, from: moment(any), to: moment(any) };
     case 'createList':
       // `map` and `fields` name columns and record fields, as `enrich match`'s --map and --fields.
       return { map: 'omitted', fields: 'omitted', line: listRow };
@@ -112,7 +134,12 @@ function ownStated(operation: Operation, ownWatchlist: string, arbitraries: Requ
  * The tags whose operations are not generated here. The console's sign-in needs this server's Origin and a
  * token it can set a cookie for, and its session's routes a browser's cookie (test/routes/console-session.test.ts).
  */
-const UNGENERATED_TAGS = ['admin', 'console'];
+const UNGENERATED_TAGS = ['console'];
+/**
+ * Suppressions take an entity's identifiers, each valid as that entity's lookup parameter (the lookups' rules,
+ * by reference), and a suppression deletes the records it finds: test/routes/admin.test.ts covers them.
+ */
+const UNGENERATED_OPERATIONS = ['adminSuppressions', 'adminSuppress', 'adminUnsuppress'];
 
 function url(path: string, query: Record<string, unknown>): string {
   const search = new URLSearchParams(
@@ -137,13 +164,14 @@ let t: TestApp;
 let auth: string;
 let document: OpenapiDocument;
 let fixtures: PathFixtures;
-let ownWatchlist: string;
+let own: Own;
 beforeAll(async () => {
   t = await testApp();
-  auth = (await t.newKey({ scopes: [...ALL_SCOPES], rate: 1_000_000 })).auth;
+  const made = await t.newKey({ scopes: [...ALL_SCOPES], rate: 1_000_000 });
+  auth = made.auth;
   document = (await t.app.inject('/openapi.json')).json();
   fixtures = new PathFixtures(t.app, auth);
-  ownWatchlist = await fixtures.watchlist();
+  own = { watchlist: await fixtures.watchlist(), key: made.id };
 });
 afterAll(() => t?.close());
 
@@ -158,8 +186,9 @@ describe('requests generated from the document', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         if (operation.tags?.some((tag) => UNGENERATED_TAGS.includes(tag))) continue;
+        if (UNGENERATED_OPERATIONS.includes(operation.operationId)) continue;
         generated.push(operation.operationId);
-        const stated = statedFor(operation, ownWatchlist, arbitraries);
+        const stated = statedFor(operation, own, arbitraries);
         const ok = Object.keys(operation.responses)
           .filter((status) => /^2\d\d$/.test(status))
           .map(Number);
@@ -176,7 +205,7 @@ describe('requests generated from the document', () => {
                 headers: { authorization: auth, ...headers },
                 ...(body === undefined ? {} : { payload: body }),
               });
-              const { statuses, why } = expected(operation.operationId, request, ok, ownWatchlist);
+              const { statuses, why } = expected(operation.operationId, request, ok, own);
               const where = `${operation.operationId} ${res.statusCode} ${res.body.slice(0, 300)}${why ? ` (${why})` : ''}`;
               expect(res.statusCode, where).toBeLessThan(500);
               expect(statuses, where).toContain(res.statusCode);
@@ -186,8 +215,14 @@ describe('requests generated from the document', () => {
         );
       }
     }
-    // Each resource's operations are generated: the change log, watchlists, webhooks and lists among them.
-    for (const operationId of ['listChanges', 'addWatchlistEntries', 'updateWebhook', 'createList']) {
+    // Each resource's operations are generated: the change log, watchlists, webhooks, lists and the admin API's.
+    for (const operationId of [
+      'listChanges',
+      'addWatchlistEntries',
+      'updateWebhook',
+      'createList',
+      'adminAudit',
+    ]) {
       expect(generated).toContain(operationId);
     }
   });

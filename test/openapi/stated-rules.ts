@@ -73,25 +73,80 @@ export function refusedUrl(url: string): string | undefined {
 export const knownTypes = (text: string) =>
   text.split(',').every((type) => (CHANGE_EVENT_TYPES as readonly string[]).includes(type.trim()));
 
+/** An ISO 8601 date or date and time, as the admin API's moments are given. */
+export const isMoment = (text: unknown): text is string =>
+  typeof text === 'string' && /^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(Date.parse(text));
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const UNIT: Record<string, number> = { s: 1000, m: 60_000, h: HOUR, d: DAY };
+/** A usage series' span, by granularity, as the description states: its default and its longest. */
+const USAGE_SPANS: Record<string, { default: number; most: number }> = {
+  minute: { default: HOUR, most: 7 * DAY },
+  hour: { default: DAY, most: 31 * DAY },
+  day: { default: 30 * DAY, most: 3660 * DAY },
+};
+
+/** The rules an admin request breaks, each with the status it is answered; none when it keeps them all. */
+function adminBroken(
+  operationId: string,
+  query: Record<string, unknown>,
+  b: Record<string, unknown>,
+  own: Own,
+): Expected[] {
+  const broken: Expected[] = [];
+  for (const name of ['from', 'to']) {
+    if (query[name] !== undefined && !isMoment(query[name]))
+      broken.push(refused(400, `${name} not a moment`));
+  }
+  if (operationId === 'adminUsage' && broken.length === 0) {
+    const span = USAGE_SPANS[String(query.granularity ?? 'day')]!;
+    const to = query.to === undefined ? Date.now() : Date.parse(query.to as string);
+    const from = query.from === undefined ? to - span.default : Date.parse(query.from as string);
+    if (from >= to) broken.push(refused(400, 'from not before to'));
+    else if (to - from > span.most) broken.push(refused(400, 'a span longer than the granularity allows'));
+  }
+  if (operationId === 'adminAudit') {
+    if (query.person !== undefined && query.company !== undefined)
+      broken.push(refused(400, 'person and company'));
+    if (query.person === undefined && query.company === undefined && query.key === undefined) {
+      broken.push(refused(400, 'neither person, company nor key'));
+    } else if (query.key !== undefined && query.key !== own.key) {
+      broken.push(refused(404, 'an unknown key'));
+    }
+  }
+  // A grace of the schema's pattern, at most a year, as its description states.
+  const grace = typeof b.grace === 'string' ? /^\s*(\d+)([smhd]?)\s*$/.exec(b.grace) : null;
+  if (grace !== null && Number(grace[1]) * UNIT[grace[2] || 's']! > 365 * DAY) {
+    broken.push(refused(400, 'a grace longer than 365d'));
+  }
+  if (b.expires_at !== undefined && b.expires_at !== null) {
+    if (!isMoment(b.expires_at)) broken.push(refused(400, 'expires_at not a moment'));
+    else if (Date.parse(b.expires_at) <= Date.now()) broken.push(refused(400, 'expires_at in the past'));
+  }
+  return broken;
+}
+
 /** What a request is answered: any of `statuses`, and `why` when a stated rule decides it. */
 export interface Expected {
   statuses: number[];
   why?: string;
 }
 
+/** The resources of the test's key that generated requests may name: a watchlist, and the key itself. */
+export interface Own {
+  watchlist: string;
+  key: string;
+}
+
 const refused = (status: number, why: string): Expected => ({ statuses: [status], why });
 
 /**
  * What a generated request of an operation is answered, by the rules the document states: a 400 for one that
- * breaks a rule, a 404 for a watchlist the key does not have, else what the operation answers when all is
+ * breaks a rule, a 404 for a watchlist or key that is not there, else what the operation answers when all is
  * well (`ok`, its documented 2xx), or, for an answer that depends on the data, one of those it may give.
  */
-export function expected(
-  operationId: string,
-  { query, body }: Generated,
-  ok: number[],
-  ownWatchlist: string,
-): Expected {
+export function expected(operationId: string, { query, body }: Generated, ok: number[], own: Own): Expected {
   const given = (object: unknown) => Object.keys((object ?? {}) as object);
   const b = (body ?? {}) as Record<string, unknown>;
   if (/^lookup(Person|Company)(V1|Post)?$/.test(operationId)) {
@@ -121,15 +176,25 @@ export function expected(
   if (operationId === 'listChanges') {
     if (typeof query.types === 'string' && !knownTypes(query.types))
       return refused(400, 'an unknown event type');
-    if (query.watchlist !== undefined && query.watchlist !== ownWatchlist) {
+    if (query.watchlist !== undefined && query.watchlist !== own.watchlist) {
       return refused(404, "another key's watchlist, or none");
     }
   }
   if (operationId === 'createWebhook' || operationId === 'updateWebhook') {
     const why = typeof b.url === 'string' ? refusedUrl(b.url) : undefined;
     if (why !== undefined) return refused(400, `a URL of ${why}`);
-    if (typeof b.watchlist === 'string' && b.watchlist !== ownWatchlist) {
+    if (typeof b.watchlist === 'string' && b.watchlist !== own.watchlist) {
       return refused(404, "another key's watchlist, or none");
+    }
+  }
+  if (operationId.startsWith('admin')) {
+    // Which of several broken rules is answered first, the document does not say: any of theirs.
+    const broken = adminBroken(operationId, query, b, own);
+    if (broken.length > 0) {
+      return {
+        statuses: broken.flatMap((rule) => rule.statuses),
+        why: broken.map((rule) => rule.why).join('; '),
+      };
     }
   }
   // A list's result is there once it is done: before, a 409 says it is not ready.

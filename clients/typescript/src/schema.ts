@@ -212,7 +212,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Requests and outcomes per key and operation, by minute, hour (with latency) or day */
+        /**
+         * Requests and outcomes per key and operation, by minute, hour (with latency) or day
+         * @description `from` must come before `to`; a series by minute covers at most 7 days, by hour 31,
+         *     by day 3,660. Without `from`, it starts an hour, a day or 30 days before `to` (by minute, hour or day).
+         */
         get: operations["adminUsage"];
         put?: never;
         post?: never;
@@ -231,7 +235,11 @@ export interface paths {
         };
         /**
          * Who looked a person or company up (by any identifier), or what a key looked up; oldest first
-         * @description `person` or `company` takes any identifier a lookup takes (an id, a LinkedIn URL or slug, an address or its SHA-256, a website, a domain, an ABN), resolved as a lookup would. `Accept: text/csv` answers the page as CSV (cells a spreadsheet would run as formulas prefixed with `'`); `Enrich-Next-After` carries the next page's `after` in both forms.
+         * @description Give `person`, `company` or `key` (`person` and `company` not together);
+         *     an unknown `key` is a 404. `person` or `company` takes any identifier a lookup takes (an id, a LinkedIn URL
+         *     or slug, an address or its SHA-256, a website, a domain, an ABN), resolved as a lookup would: one that names no
+         *     record finds no entries. `Accept: text/csv` answers the page as CSV (cells a spreadsheet would run as formulas
+         *     prefixed with `'`); `Enrich-Next-After` carries the next page's `after` in both forms.
          */
         get: operations["adminAudit"];
         put?: never;
@@ -1503,7 +1511,7 @@ export interface components {
             rate?: number;
             /** @description Matched lookups per calendar month (UTC); null: none */
             quota?: number | null;
-            /** @description A future ISO date or time; null: never */
+            /** @description When the key stops working; null: never */
             expires_at?: string | null;
         };
         /**
@@ -1519,13 +1527,13 @@ export interface components {
             rate?: number;
             /** @description Matched lookups per calendar month (UTC); null: none */
             quota?: number | null;
-            /** @description A future ISO date or time; null: never */
+            /** @description When the key stops working; null: never */
             expires_at?: string | null;
         };
         /** KeyRotate */
         KeyRotate: {
             /**
-             * @description How long the old token keeps working: 30m, 24h, 7d; 0 for none (default 24h)
+             * @description How long the old token keeps working: 30m, 24h, 7d (or seconds, 90s), at most 365d; 0 for none (default 24h)
              * @example 24h
              */
             grace?: string;
@@ -2785,6 +2793,8 @@ export interface components {
         "Enrich-Total": number;
         /** @description `eq` when `Enrich-Total` is exact, `gte` when more match than it says (10,000) */
         "Enrich-Total-Relation": string;
+        /** @description The audit page's `next_after`, when more entries follow: the next page's `after` */
+        "Enrich-Next-After": string;
         /** @description The authentication scheme to use: `Bearer`, with `error="invalid_token"` when one was refused */
         "WWW-Authenticate": string;
     };
@@ -3486,13 +3496,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only this key
+                 * @description Only this key (one that made no request has no series)
                  * @example key_7GdK2mQx9a
                  */
                 key?: string;
-                /** @description First moment included (ISO date or time); default: an hour, a day or 30 days back */
+                /** @description First moment included: an ISO date or time, such as 2026-11-01 or 2026-11-01T09:30:00Z */
                 from?: string;
-                /** @description First moment excluded; default now */
+                /** @description First moment excluded; default now: an ISO date or time, such as 2026-11-01 or 2026-11-01T09:30:00Z */
                 to?: string;
                 granularity?: "minute" | "hour" | "day";
             };
@@ -3542,9 +3552,9 @@ export interface operations {
                  * @example key_7GdK2mQx9a
                  */
                 key?: string;
-                /** @description First moment included (ISO date or time) */
+                /** @description First moment included: an ISO date or time, such as 2026-11-01 or 2026-11-01T09:30:00Z */
                 from?: string;
-                /** @description First moment excluded */
+                /** @description First moment excluded: an ISO date or time, such as 2026-11-01 or 2026-11-01T09:30:00Z */
                 to?: string;
                 /** @description The previous page's next_after */
                 after?: string;
@@ -3563,6 +3573,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Enrich-Next-After": components["headers"]["Enrich-Next-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3573,6 +3584,7 @@ export interface operations {
             400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["KeyNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

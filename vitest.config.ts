@@ -3,10 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
-    // Records every response when ENRICH_RECORD_RESPONSES names a directory (test/recording/). Not yet wired:
-    // test/openapi/check-responses.ts (every response checked against the document) waits for a run of the
-    // route tests with it, and the document fixes that run finds.
-    setupFiles: ['test/recording/record.ts'],
+    // record.ts records every response when ENRICH_RECORD_RESPONSES names a directory (test/recording/);
+    // check-responses.ts checks every response inject() gives a test against docs/openapi.json, failing the
+    // request when it is not as documented (test/openapi/conformance.ts).
+    setupFiles: ['test/recording/record.ts', 'test/openapi/check-responses.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

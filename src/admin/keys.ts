@@ -37,7 +37,8 @@ function onlyMembers(body: Record<string, unknown>, accepted: readonly string[])
 
 function nameOf(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw invalid('name', 'expected a non-empty string');
-  if (value.length > 200) throw invalid('name', 'at most 200 characters');
+  // Counted in characters (code points), as the document's maxLength counts them.
+  if ([...value].length > 200) throw invalid('name', 'at most 200 characters');
   return value;
 }
 

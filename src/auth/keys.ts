@@ -60,8 +60,12 @@ export async function rotateKey(
 const DURATION = /^(\d+)([smhd]?)$/;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+/** The longest duration taken: a rotated-out token's grace of a year at most. */
+export const MAX_DURATION_DAYS = 365;
+
 /**
- * Parses a duration such as `30m`, `24h` or `7d` (also `s`; a bare `0` is none) to milliseconds.
+ * Parses a duration such as `30m`, `24h` or `7d` (also `s`; a bare `0` is none; at most 365 days) to
+ * milliseconds.
  * @example parseDuration('24h') // 86_400_000
  */
 export function parseDuration(text: string): number {
@@ -69,7 +73,11 @@ export function parseDuration(text: string): number {
   if (!match || (match[2] === '' && match[1] !== '0')) {
     throw new Error(`expected a duration such as 30m, 24h or 7d (got "${text}")`);
   }
-  return Number(match[1]) * (UNIT_MS[match[2]!] ?? 0);
+  const ms = Number(match[1]) * (UNIT_MS[match[2]!] ?? 0);
+  // A grace is for moving clients to the new token; a far longer one would end past what a Date holds.
+  if (ms > MAX_DURATION_DAYS * UNIT_MS.d!)
+    throw new Error(`expected at most ${MAX_DURATION_DAYS}d (got "${text}")`);
+  return ms;
 }
 
 /** Parses a comma-separated scope list, naming the accepted scopes on error. */

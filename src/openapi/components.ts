@@ -79,6 +79,10 @@ export const HEADERS = {
       '`eq` when `Enrich-Total` is exact, `gte` when more may match than it says: past 10,000, or when the search stopped at its budget of work',
     schema: { type: 'string', examples: ['eq'] },
   },
+  'Enrich-Next-After': {
+    description: "The audit page's `next_after`, when more entries follow: the next page's `after`",
+    schema: { type: 'string', minLength: 1 },
+  },
   'WWW-Authenticate': {
     description:
       'The authentication scheme to use: `Bearer`, with `error="invalid_token"` when one was refused',
@@ -240,7 +244,10 @@ export const RESPONSES = {
     not_found: { detail: 'This key has no list ls_4hT9xQ2mPz8a.' },
   }),
   ListNotReady: problem('The list has not finished matching (or failed): its result is not there', KEYED, {
-    list_not_ready: { detail: 'The list ls_4hT9xQ2mPz8a is running: its result is ready once it is done.' },
+    list_not_ready: {
+      detail: 'The list ls_4hT9xQ2mPz8a is running: its result is ready once it is done.',
+      list_status: 'running',
+    },
   }),
   ListBadRequest: problem('The upload or the query cannot be matched as given', KEYED, {
     invalid_body: {
@@ -332,12 +339,14 @@ export const RESPONSES = {
   KeyRevoked: problem('The key is revoked: its settings and token no longer change', KEYED, {
     key_revoked: { detail: 'Key key_7GdK2mQx9a is revoked: it cannot be rotated.' },
   }),
-  InternalError: problem('A bug: it has been logged with the request id', ['X-Request-Id'], {
+  // A failure of a keyed operation carries what its request had been given by then: Cache-Control from the
+  // start, the rate limit's headers once its key has been through it.
+  InternalError: problem('A bug: it has been logged with the request id', KEYED, {
     internal: { detail: 'An unexpected error occurred; it has been logged with the request id.' },
   }),
   Unavailable: problem(
     'The data store (or the shared rate limits) cannot be reached: retry after `Retry-After` seconds',
-    ['X-Request-Id', 'Retry-After'],
+    [...KEYED, 'Retry-After'],
     { unavailable: { detail: 'The data store is unavailable; retry shortly.' } },
   ),
   WebhookBadRequest: problem('The body or query is not one the operation accepts', KEYED, {

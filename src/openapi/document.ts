@@ -13,7 +13,7 @@ import { SEARCH_SCHEMAS } from '../schemas/search.js';
 import { Usage } from '../schemas/usage.js';
 import { WATCHLIST_SCHEMAS } from '../schemas/watchlists.js';
 import { WEBHOOK_SCHEMAS } from '../webhooks/schemas.js';
-import { HEADERS, headers, publicResponses, RESPONSES, TRY_IT } from './components.js';
+import { HEADERS, headers, publicResponses, RESPONSES, responseRef, TRY_IT } from './components.js';
 
 /** An operation's responses, as OpenAPI response objects or references, by status. */
 export type Responses = Record<string, object>;
@@ -66,6 +66,12 @@ function finished(document: Document): Document {
       if (operation['x-responses'] === undefined) continue;
       operation.responses = operation['x-responses'];
       delete operation['x-responses'];
+      // Every body is read under a limit (the app's bodyLimit, or the route's own): one over it is a 413.
+      const responses = operation.responses as Record<string, unknown>;
+      if (operation.requestBody !== undefined && responses['413'] === undefined) {
+        // Integer keys keep their numeric order: 413 lands among the statuses, before `4XX`.
+        operation.responses = { ...responses, 413: responseRef('ContentTooLarge') };
+      }
     }
   }
   const { openapi, info, servers, tags, paths, components, ...rest } = document;

@@ -38,11 +38,28 @@ export interface AdminDeps {
   defaultRate: number | undefined;
 }
 
+// Every parameter is given once and not empty (queryOf).
 const string = (description: string, example?: string) => ({
   type: 'string',
+  minLength: 1,
   description,
   ...(example === undefined ? {} : { examples: [example] }),
 });
+
+/** A moment of a range: an ISO 8601 date or date and time, which the range's bounds are read from. */
+const moment = (description: string) => ({
+  ...string(`${description}: an ISO date or time, such as 2026-11-01 or 2026-11-01T09:30:00Z`),
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}',
+});
+
+const USAGE_DESCRIPTION = `\`from\` must come before \`to\`; a series by minute covers at most 7 days, by hour 31,
+by day 3,660. Without \`from\`, it starts an hour, a day or 30 days before \`to\` (by minute, hour or day).`;
+
+const AUDIT_DESCRIPTION = `Give \`person\`, \`company\` or \`key\` (\`person\` and \`company\` not together);
+an unknown \`key\` is a 404. \`person\` or \`company\` takes any identifier a lookup takes (an id, a LinkedIn URL
+or slug, an address or its SHA-256, a website, a domain, an ABN), resolved as a lookup would: one that names no
+record finds no entries. \`Accept: text/csv\` answers the page as CSV (cells a spreadsheet would run as formulas
+prefixed with \`'\`); \`Enrich-Next-After\` carries the next page's \`after\` in both forms.`;
 
 const querystring = (properties: Record<string, object>) => ({
   type: 'object',
@@ -85,10 +102,11 @@ export function registerAdmin(app: FastifyInstance, deps: AdminDeps) {
         {
           operationId: 'adminUsage',
           summary: 'Requests and outcomes per key and operation, by minute, hour (with latency) or day',
+          description: USAGE_DESCRIPTION,
           querystring: querystring({
-            key: string('Only this key', 'key_7GdK2mQx9a'),
-            from: string('First moment included (ISO date or time); default: an hour, a day or 30 days back'),
-            to: string('First moment excluded; default now'),
+            key: string('Only this key (one that made no request has no series)', 'key_7GdK2mQx9a'),
+            from: moment('First moment included'),
+            to: moment('First moment excluded; default now'),
             granularity: { type: 'string', enum: [...GRANULARITIES], default: 'day' },
           }),
         },
@@ -119,31 +137,30 @@ export function registerAdmin(app: FastifyInstance, deps: AdminDeps) {
           operationId: 'adminAudit',
           summary:
             'Who looked a person or company up (by any identifier), or what a key looked up; oldest first',
-          description:
-            '`person` or `company` takes any identifier a lookup takes (an id, a LinkedIn URL or slug, an ' +
-            'address or its SHA-256, a website, a domain, an ABN), resolved as a lookup would. ' +
-            '`Accept: text/csv` answers the page as CSV (cells a spreadsheet would run as formulas prefixed ' +
-            "with `'`); `Enrich-Next-After` carries the next page's `after` in both forms.",
+          description: AUDIT_DESCRIPTION,
           querystring: querystring({
             person: string('Any identifier of a person', 'jane.citizen@acme.com.au'),
             company: string('Any identifier of a company', 'acme.com.au'),
             key: string("Only this key's lookups", 'key_7GdK2mQx9a'),
-            from: string('First moment included (ISO date or time)'),
-            to: string('First moment excluded'),
+            from: moment('First moment included'),
+            to: moment('First moment excluded'),
             after: string("The previous page's next_after"),
             limit: { type: 'integer', minimum: 1, maximum: 10_000, default: AUDIT_PAGE },
           }),
         },
-        adminResponses({
-          200: {
-            description: 'A page of audited lookups',
-            headers: headers(...KEYED),
-            content: {
-              'application/json': { schema: { $ref: '#/components/schemas/AuditPage' } },
-              'text/csv': { schema: { type: 'string' } },
+        adminResponses(
+          {
+            200: {
+              description: 'A page of audited lookups',
+              headers: headers(...KEYED, 'Enrich-Next-After'),
+              content: {
+                'application/json': { schema: { $ref: '#/components/schemas/AuditPage' } },
+                'text/csv': { schema: { type: 'string' } },
+              },
             },
           },
-        }),
+          ['KeyNotFound'],
+        ),
       ),
     },
     async (request, reply) => {

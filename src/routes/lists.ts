@@ -144,7 +144,8 @@ export function registerLists(app: FastifyInstance, deps: ListRoutesDeps): void 
           body: {
             content: {
               'text/csv': { schema: { type: 'string' } },
-              'application/x-ndjson': { schema: { type: 'string' } },
+              // An NDJSON body's schema is that of each line, as the bulk routes' streams have it.
+              'application/x-ndjson': { schema: schemaRef('ListRow') },
             },
           },
           'x-responses': {
@@ -276,7 +277,7 @@ export function registerLists(app: FastifyInstance, deps: ListRoutesDeps): void 
           'x-responses': {
             ...ok(200, 'The list with each row’s match: CSV for CSV, NDJSON for NDJSON', {
               'text/csv': { schema: { type: 'string' } },
-              'application/x-ndjson': { schema: { type: 'string' } },
+              'application/x-ndjson': { schema: schemaRef('ListResultRow') },
             }),
             404: responseRef('ListNotFound'),
             409: responseRef('ListNotReady'),
@@ -290,7 +291,7 @@ export function registerLists(app: FastifyInstance, deps: ListRoutesDeps): void 
           throw new ProblemError(
             'list_not_ready',
             `The list ${job.id} is ${job.status}: its result is ready once it is done.`,
-            { status: job.status },
+            { list_status: job.status },
           );
         }
         const extension = job.format === 'csv' ? 'csv' : 'ndjson';

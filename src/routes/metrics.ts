@@ -11,8 +11,9 @@ import type { MaybePromise } from '../store/maybe-promise.js';
 export type ChargeRefusal = (req: IncomingMessage, problem: ProblemError) => MaybePromise<ProblemError>;
 
 const DESCRIPTION = `Open by default, for a scraper on the same host or network. With ENRICH_METRICS_TOKEN set,
-it needs \`Authorization: Bearer <that token>\` (401 otherwise); with ENRICH_METRICS_ADDRESS set, it is served
-on that address alone (404 here).`;
+it needs \`Authorization: Bearer <that token>\` (401 otherwise, and a 429 once the client's address is over its
+limit of requests without a valid token); with ENRICH_METRICS_ADDRESS set, it is served on that address alone
+(404 here).`;
 
 /**
  * Registers /metrics; with a `token`, a scrape must carry it, and a refused one is charged as any request
@@ -40,7 +41,7 @@ export function registerMetrics(
             headers: headers('X-Request-Id'),
             content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } },
           },
-          { 401: responseRef('Unauthorized') },
+          { 401: responseRef('Unauthorized'), 429: responseRef('RateLimited') },
         ),
       },
     },

@@ -64,7 +64,8 @@ async function ownWatchlist(
 /** A watchlist's name from a create request's body: 1 to 200 characters, not only white space. */
 function nameOf(body: unknown): string {
   const name = (body as { name?: unknown } | null)?.name;
-  if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_WATCHLIST_NAME) {
+  // Counted in characters (code points), as the document's maxLength counts them.
+  if (typeof name !== 'string' || name.trim() === '' || [...name].length > MAX_WATCHLIST_NAME) {
     throw invalidBody('$.name', `name must be a string of 1 to ${MAX_WATCHLIST_NAME} characters.`);
   }
   const extra = Object.keys(body as object).find((member) => member !== 'name');

@@ -230,7 +230,7 @@ export function registerWebhooks(app: FastifyInstance, deps: WebhookDeps) {
           required: ['id', 'delivery_id'],
         },
         'x-responses': responses({
-          202: { description: 'Pending again, due now', headers: headers(...KEYED) },
+          202: json('The delivery, pending again and due now', 'WebhookRetry'),
         }),
       }),
     },

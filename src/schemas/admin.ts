@@ -10,18 +10,37 @@ const enumOf = (values: readonly string[], description?: string) =>
   Type.Unsafe<string>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 const time = (description: string) => Type.String({ description, examples: ['2026-11-25T10:00:00.000Z'] });
 
+/** A whole number ≥ 1, as a key's settings take it (up to the largest integer JSON numbers hold exactly). */
+const count = (description: string) =>
+  Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
+
 const KEY_SETTINGS = {
-  name: Type.String({ minLength: 1, maxLength: 200, description: 'Who or what the key is for' }),
+  name: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    // Not only white space: the name is what the key is known by.
+    pattern: '\\S',
+    description: 'Who or what the key is for',
+  }),
   scopes: Type.Array(enumOf(ALL_SCOPES), {
+    minItems: 1,
     description: 'Default people:read, company:read; admin only when named',
   }),
-  rate: Type.Integer({ minimum: 1, description: 'Requests per second' }),
-  quota: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+  rate: count('Requests per second'),
+  quota: Type.Union([count('Matched lookups per calendar month (UTC)'), Type.Null()], {
     description: 'Matched lookups per calendar month (UTC); null: none',
   }),
-  expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: 'A future ISO date or time; null: never',
-  }),
+  expires_at: Type.Union(
+    [
+      Type.String({
+        pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}',
+        description: 'An ISO 8601 date or date and time (2027-01-31, 2027-01-31T12:00:00Z), in the future',
+        examples: ['2027-01-31'],
+      }),
+      Type.Null(),
+    ],
+    { description: 'When the key stops working; null: never' },
+  ),
 };
 
 export const KeyCreate = Type.Object(
@@ -39,6 +58,7 @@ export const KeyChanges = Type.Partial(Type.Object(KEY_SETTINGS), {
   $id: 'KeyChanges',
   title: 'KeyChanges',
   additionalProperties: false,
+  minProperties: 1,
   description: 'The settings to change, each only when given; the token stays the same',
 });
 
@@ -46,7 +66,10 @@ export const KeyRotate = Type.Object(
   {
     grace: Type.Optional(
       Type.String({
-        description: 'How long the old token keeps working: 30m, 24h, 7d; 0 for none (default 24h)',
+        pattern: '^\\s*(0|[0-9]+[smhd])\\s*$',
+        description:
+          'How long the old token keeps working: 30m, 24h, 7d (or seconds, 90s), at most 365d; 0 for none ' +
+          '(default 24h)',
         examples: ['24h'],
       }),
     ),

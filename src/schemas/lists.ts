@@ -1,9 +1,10 @@
 // The documents of /v1/lists: a list job's progress, and a page of the key's jobs.
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { MATCH_STATUSES, type MatchStatus } from '../vocabulary/match-statuses.js';
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 const Time = (description: string) => Type.String({ format: 'date-time', description });
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ListJob = Type.Object(
   {
@@ -58,4 +59,58 @@ export const ListPage = Type.Object(
   { $id: 'ListPage', title: 'ListPage', additionalProperties: false },
 );
 
-export const LIST_SCHEMAS = [ListJob, ListPage];
+/** A line of an uploaded NDJSON list: one row, its members the columns it is matched by. */
+export const ListRow = Type.Object(
+  {},
+  {
+    $id: 'ListRow',
+    title: 'ListRow',
+    additionalProperties: true,
+    description:
+      'One row of an NDJSON list: an object whose members are its columns, matched by their names as ' +
+      '`enrich match` matches a CSV header (`enrich_id`, `work_email`, `linkedin`, `website`, … or as `map` ' +
+      'says); a list none of whose columns gives an identifier is a 400. A line that holds no object is not ' +
+      'refused: it is that row of the result, `invalid`, kept whole in `enrich_input`',
+  },
+);
+
+/** A line of a matched NDJSON list (`enrich match`'s output): the row's own members, then the match's. */
+export const ListResultRow = Type.Object(
+  {
+    // An enum rather than a union of constants: generated clients get one union of string literals.
+    enrich_status: Type.Unsafe<MatchStatus>({ type: 'string', enum: [...MATCH_STATUSES] }),
+    enrich_matched_by: Nullable(
+      Type.Array(Type.String(), { description: 'The parameters that matched, for a matched row' }),
+    ),
+    enrich_id: Nullable(Type.String({ description: "The matched record's id" })),
+    enrich_likelihood: Type.Optional(
+      Nullable(
+        Type.Integer({
+          minimum: 1,
+          maximum: 10,
+          description:
+            'People only: how likely the record is the one asked for, when matched by name and company',
+        }),
+      ),
+    ),
+    enrich_problem: Nullable(
+      Type.String({ description: 'Why the row was not matched, when the lookup said' }),
+    ),
+    enrich_record: Nullable(
+      Type.Object(
+        {},
+        { additionalProperties: true, description: 'The matched record (its `fields` only, when given)' },
+      ),
+    ),
+    enrich_input: Type.Optional(Type.String({ description: 'The line as given, when it held no object' })),
+  },
+  {
+    $id: 'ListResultRow',
+    title: 'ListResultRow',
+    // The row's own members come first, as uploaded.
+    additionalProperties: true,
+    description: 'A row of the result: its own members as uploaded, then what the match found',
+  },
+);
+
+export const LIST_SCHEMAS = [ListJob, ListPage, ListRow, ListResultRow];

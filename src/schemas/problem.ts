@@ -93,6 +93,13 @@ export const Problem = Type.Object(
           '`invalid_parameter` of `cursor` or `from`: the most results one search returns across its pages',
       }),
     ),
+    list_status: Type.Optional(
+      Type.Unsafe<'queued' | 'running' | 'failed'>({
+        type: 'string',
+        enum: ['queued', 'running', 'failed'],
+        description: '`list_not_ready`: where the list is (`failed`: see the job’s `problem`)',
+      }),
+    ),
     required_scope: Type.Optional(
       Type.Unsafe<Scope>({
         type: 'string',

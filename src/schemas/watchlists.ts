@@ -41,7 +41,13 @@ export const MAX_WATCHLIST_NAME = 200;
 
 export const NewWatchlist = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: MAX_WATCHLIST_NAME, examples: ['Champions at open deals'] }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: MAX_WATCHLIST_NAME,
+      // Not only white space: the name is what the watchlist is known by.
+      pattern: '\\S',
+      examples: ['Champions at open deals'],
+    }),
   },
   { $id: 'NewWatchlist', title: 'NewWatchlist', additionalProperties: false },
 );
@@ -65,7 +71,7 @@ export const WatchEntryRequest = Type.Union(
     ),
     Type.Object(
       { company: lookupParams('company', '/v1/company'), ref: Type.Optional(ref) },
-      { additionalProperties: false, examples: [{ company: { domain: 'acme.com.au' }, ref: 'account-3' }] },
+      { additionalProperties: false, examples: [{ company: { fqdn: 'acme.com.au' }, ref: 'account-3' }] },
     ),
   ],
   {

@@ -12,7 +12,14 @@ const EventTypes = Type.Array(Type.Unsafe<string>({ type: 'string', enum: [...CH
 const Url = Type.String({
   minLength: 1,
   maxLength: 2048,
-  description: 'http(s) URL the events are POSTed to',
+  description:
+    'The absolute http or https URL the events are POSTed to, without a user name or password. A host ' +
+    'that is an IP address is refused (400) when it is loopback, private, link-local, multicast, unspecified ' +
+    'or reserved — 0.0.0.0/8, 10.0.0.0/8, 100.64.0.0/10, 127.0.0.0/8, 169.254.0.0/16, 172.16.0.0/12, ' +
+    '192.0.0.0/24, 192.168.0.0/16, 198.18.0.0/15, 224.0.0.0/4, 240.0.0.0/4, ::, ::1, ::ffff:0:0/96 ' +
+    '(IPv4-mapped), 64:ff9b::/96 (NAT64), fc00::/7, fe80::/10, fec0::/10, ff00::/8 — unless the server ' +
+    'runs with ENRICH_WEBHOOK_ALLOW_PRIVATE=true. A host name is checked on each delivery instead, on ' +
+    'every address it resolves to',
 });
 const Watchlist = Type.String({ minLength: 1, maxLength: 64, description: "Only this watchlist's events" });
 const Description = Type.String({ maxLength: 500 });
@@ -97,6 +104,15 @@ export const WebhookDeliveries = Type.Object(
   { $id: 'WebhookDeliveries', title: 'WebhookDeliveries', additionalProperties: false },
 );
 
+/** POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry: the delivery, pending again. */
+export const WebhookRetry = Type.Object(
+  {
+    id: Type.String({ examples: ['whd_1042'] }),
+    status: Type.Literal('pending', { description: 'Due now: the dispatcher attempts it next' }),
+  },
+  { $id: 'WebhookRetry', title: 'WebhookRetry', additionalProperties: false },
+);
+
 /** POST /v1/webhooks. */
 export const CreateWebhook = Type.Object(
   {
@@ -130,6 +146,7 @@ export const WEBHOOK_SCHEMAS = [
   WebhookTest,
   WebhookDelivery,
   WebhookDeliveries,
+  WebhookRetry,
   CreateWebhook,
   ChangeWebhook,
 ];

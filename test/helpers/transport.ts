@@ -2,6 +2,7 @@
 // `enrich serve` has it, where lookups enter by LookupPath.serve (its own URL splitting and query parsing).
 import { type IncomingHttpHeaders, request } from 'node:http';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { checkResponse } from '../openapi/conformance.js';
 import { recorder } from '../recording/record.js';
 import { BACKENDS } from './app.js';
 
@@ -66,6 +67,12 @@ function overSocket(origin: URL, { method = 'GET', url, headers = {}, payload }:
       res.on('end', () => {
         const received = Buffer.concat(chunks);
         record?.(res.statusCode!, res.headers, received);
+        // Checked against the document as inject()'s responses are (test/openapi/check-responses.ts).
+        try {
+          checkResponse(method, url, res.statusCode!, res.headers, received);
+        } catch (failure) {
+          return reject(failure);
+        }
         const text = received.toString('utf8');
         resolve({
           statusCode: res.statusCode!,

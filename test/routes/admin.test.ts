@@ -116,6 +116,18 @@ describe.each(BACKENDS)('on %s', (backend) => {
       expect(scopes.json()).toMatchObject({ code: 'invalid_body', parameter: 'scopes' });
       const unknown = await call(admin, 'PATCH', `/v1/admin/keys/${t.keyId}`, { colour: 'red' });
       expect(unknown.json()).toMatchObject({ code: 'invalid_body', parameter: 'colour' });
+      const blank = await call(admin, 'POST', '/v1/admin/keys', { name: ' \t' });
+      expect(blank.json()).toMatchObject({ code: 'invalid_body', parameter: 'name' });
+      // 200 characters, counted as the document's maxLength counts them: each emoji is one (two UTF-16 units).
+      expect((await call(admin, 'POST', '/v1/admin/keys', { name: '🦘'.repeat(200) })).statusCode).toBe(201);
+      const long = await call(admin, 'POST', `/v1/admin/keys/${t.keyId}/rotate`, { grace: '366d' });
+      expect(long.json()).toMatchObject({ code: 'invalid_body', parameter: 'grace' });
+    });
+
+    it('answers 404 for an audit of an unknown key', async () => {
+      const res = await call(admin, 'GET', '/v1/admin/audit?key=key_nope');
+      expect(res.statusCode).toBe(404);
+      expect(res.json().code).toBe('not_found');
     });
   });
 

@@ -285,7 +285,7 @@ for (const backend of BACKENDS) {
         headers: { authorization: key.auth },
       });
       expect(result.statusCode).toBe(409);
-      expect(result.json().code).toBe('list_not_ready');
+      expect(result.json()).toMatchObject({ code: 'list_not_ready', status: 409, list_status: 'failed' });
     });
   });
 }

@@ -81,6 +81,7 @@ describe.each(BACKENDS)('on %s', (backend) => {
       {},
       { name: '' },
       { name: 'x'.repeat(201) },
+      { name: ' \t\n' },
       { name: 'a', colour: 'red' },
       { name: 7 },
     ]) {
@@ -88,6 +89,8 @@ describe.each(BACKENDS)('on %s', (backend) => {
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('invalid_body');
     }
+    // 200 characters, counted as the document's maxLength counts them: each emoji is one (two UTF-16 units).
+    expect((await call(writer, 'POST', '/v1/watchlists', { name: '🦘'.repeat(200) })).statusCode).toBe(201);
   });
 
   it('resolves each entry as its lookup would, by any identifier, and watches those found', async () => {

@@ -212,7 +212,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Requests and outcomes per key and operation, by minute, hour (with latency) or day */
+        /**
+         * Requests and outcomes per key and operation, by minute, hour (with latency) or day
+         * @description `from` must come before `to`; a series by minute covers at most 7 days, by hour 31,
+         *     by day 3,660. Without `from`, it starts an hour, a day or 30 days before `to` (by minute, hour or day).
+         */
         get: operations["adminUsage"];
         put?: never;
         post?: never;
@@ -231,7 +235,11 @@ export interface paths {
         };
         /**
          * Who looked a person or company up (by any identifier), or what a key looked up; oldest first
-         * @description `person` or `company` takes any identifier a lookup takes (an id, a LinkedIn URL or slug, an address or its SHA-256, a website, a domain, an ABN), resolved as a lookup would. `Accept: text/csv` answers the page as CSV (cells a spreadsheet would run as formulas prefixed with `'`); `Enrich-Next-After` carries the next page's `after` in both forms.
+         * @description Give `person`, `company` or `key` (`person` and `company` not together);
+         *     an unknown `key` is a 404. `person` or `company` takes any identifier a lookup takes (an id, a LinkedIn URL
+         *     or slug, an address or its SHA-256, a website, a domain, an ABN), resolved as a lookup would: one that names no
+         *     record finds no entries. `Accept: text/csv` answers the page as CSV (cells a spreadsheet would run as formulas
+         *     prefixed with `'`); `Enrich-Next-After` carries the next page's `after` in both forms.
          */
         get: operations["adminAudit"];
         put?: never;
@@ -614,8 +622,9 @@ export interface paths {
         /**
          * Prometheus metrics
          * @description Open by default, for a scraper on the same host or network. With ENRICH_METRICS_TOKEN set,
-         *     it needs `Authorization: Bearer <that token>` (401 otherwise); with ENRICH_METRICS_ADDRESS set, it is served
-         *     on that address alone (404 here).
+         *     it needs `Authorization: Bearer <that token>` (401 otherwise, and a 429 once the client's address is over its
+         *     limit of requests without a valid token); with ENRICH_METRICS_ADDRESS set, it is served on that address alone
+         *     (404 here).
          */
         get: operations["metrics"];
         put?: never;
@@ -1087,6 +1096,11 @@ export interface components {
             /** @description `invalid_parameter` of `cursor` or `from`: the most results one search returns across its pages */
             window?: number;
             /**
+             * @description `list_not_ready`: where the list is (`failed`: see the job’s `problem`)
+             * @enum {string}
+             */
+            list_status?: "queued" | "running" | "failed";
+            /**
              * @description `forbidden`: the scope the key lacks
              * @enum {string}
              */
@@ -1500,7 +1514,7 @@ export interface components {
             rate?: number;
             /** @description Matched lookups per calendar month (UTC); null: none */
             quota?: number | null;
-            /** @description A future ISO date or time; null: never */
+            /** @description When the key stops working; null: never */
             expires_at?: string | null;
         };
         /**
@@ -1516,13 +1530,13 @@ export interface components {
             rate?: number;
             /** @description Matched lookups per calendar month (UTC); null: none */
             quota?: number | null;
-            /** @description A future ISO date or time; null: never */
+            /** @description When the key stops working; null: never */
             expires_at?: string | null;
         };
         /** KeyRotate */
         KeyRotate: {
             /**
-             * @description How long the old token keeps working: 30m, 24h, 7d; 0 for none (default 24h)
+             * @description How long the old token keeps working: 30m, 24h, 7d (or seconds, 90s), at most 365d; 0 for none (default 24h)
              * @example 24h
              */
             grace?: string;
@@ -1965,11 +1979,37 @@ export interface components {
             next: string | null;
             has_more: boolean;
         };
+        /**
+         * ListRow
+         * @description One row of an NDJSON list: an object whose members are its columns, matched by their names as `enrich match` matches a CSV header (`enrich_id`, `work_email`, `linkedin`, `website`, … or as `map` says); a list none of whose columns gives an identifier is a 400. A line that holds no object is not refused: it is that row of the result, `invalid`, kept whole in `enrich_input`
+         */
+        ListRow: {
+            [key: string]: unknown;
+        };
+        /**
+         * ListResultRow
+         * @description A row of the result: its own members as uploaded, then what the match found
+         */
+        ListResultRow: {
+            /** @enum {string} */
+            enrich_status: "matched" | "not_found" | "ambiguous" | "invalid" | "quota_exceeded";
+            enrich_matched_by: string[] | null;
+            enrich_id: string | null;
+            enrich_likelihood?: number | null;
+            enrich_problem: string | null;
+            enrich_record: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The line as given, when it held no object */
+            enrich_input?: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** WebhookEndpoint */
         WebhookEndpoint: {
             /** @example wh_4kq2m9x7c1d8e3f5 */
             id: string;
-            /** @description http(s) URL the events are POSTed to */
+            /** @description The absolute http or https URL the events are POSTed to, without a user name or password. A host that is an IP address is refused (400) when it is loopback, private, link-local, multicast, unspecified or reserved — 0.0.0.0/8, 10.0.0.0/8, 100.64.0.0/10, 127.0.0.0/8, 169.254.0.0/16, 172.16.0.0/12, 192.0.0.0/24, 192.168.0.0/16, 198.18.0.0/15, 224.0.0.0/4, 240.0.0.0/4, ::, ::1, ::ffff:0:0/96 (IPv4-mapped), 64:ff9b::/96 (NAT64), fc00::/7, fe80::/10, fec0::/10, ff00::/8 — unless the server runs with ENRICH_WEBHOOK_ALLOW_PRIVATE=true. A host name is checked on each delivery instead, on every address it resolves to */
             url: string;
             /** @description The event types delivered */
             types: ("person.created" | "person.updated" | "person.removed" | "person.job_changed" | "person.title_changed" | "company.created" | "company.updated" | "company.removed")[];
@@ -2033,9 +2073,19 @@ export interface components {
             next: string | null;
             has_more: boolean;
         };
+        /** WebhookRetry */
+        WebhookRetry: {
+            /** @example whd_1042 */
+            id: string;
+            /**
+             * @description Due now: the dispatcher attempts it next
+             * @enum {string}
+             */
+            status: "pending";
+        };
         /** CreateWebhook */
         CreateWebhook: {
-            /** @description http(s) URL the events are POSTed to */
+            /** @description The absolute http or https URL the events are POSTed to, without a user name or password. A host that is an IP address is refused (400) when it is loopback, private, link-local, multicast, unspecified or reserved — 0.0.0.0/8, 10.0.0.0/8, 100.64.0.0/10, 127.0.0.0/8, 169.254.0.0/16, 172.16.0.0/12, 192.0.0.0/24, 192.168.0.0/16, 198.18.0.0/15, 224.0.0.0/4, 240.0.0.0/4, ::, ::1, ::ffff:0:0/96 (IPv4-mapped), 64:ff9b::/96 (NAT64), fc00::/7, fe80::/10, fec0::/10, ff00::/8 — unless the server runs with ENRICH_WEBHOOK_ALLOW_PRIVATE=true. A host name is checked on each delivery instead, on every address it resolves to */
             url: string;
             /** @description The event types delivered */
             types: ("person.created" | "person.updated" | "person.removed" | "person.job_changed" | "person.title_changed" | "company.created" | "company.updated" | "company.removed")[];
@@ -2045,7 +2095,7 @@ export interface components {
         };
         /** ChangeWebhook */
         ChangeWebhook: {
-            /** @description http(s) URL the events are POSTed to */
+            /** @description The absolute http or https URL the events are POSTed to, without a user name or password. A host that is an IP address is refused (400) when it is loopback, private, link-local, multicast, unspecified or reserved — 0.0.0.0/8, 10.0.0.0/8, 100.64.0.0/10, 127.0.0.0/8, 169.254.0.0/16, 172.16.0.0/12, 192.0.0.0/24, 192.168.0.0/16, 198.18.0.0/15, 224.0.0.0/4, 240.0.0.0/4, ::, ::1, ::ffff:0:0/96 (IPv4-mapped), 64:ff9b::/96 (NAT64), fc00::/7, fe80::/10, fec0::/10, ff00::/8 — unless the server runs with ENRICH_WEBHOOK_ALLOW_PRIVATE=true. A host name is checked on each delivery instead, on every address it resolves to */
             url?: string;
             /** @description The event types delivered */
             types?: ("person.created" | "person.updated" | "person.removed" | "person.job_changed" | "person.title_changed" | "company.created" | "company.updated" | "company.removed")[];
@@ -2645,6 +2695,9 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2655,6 +2708,9 @@ export interface components {
         Unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2740,6 +2796,8 @@ export interface components {
         "Enrich-Total": number;
         /** @description `eq` when `Enrich-Total` is exact, `gte` when more may match than it says: past 10,000, or when the search stopped at its budget of work */
         "Enrich-Total-Relation": string;
+        /** @description The audit page's `next_after`, when more entries follow: the next page's `after` */
+        "Enrich-Next-After": string;
         /** @description The authentication scheme to use: `Bearer`, with `error="invalid_token"` when one was refused */
         "WWW-Authenticate": string;
     };
@@ -3265,6 +3323,7 @@ export interface operations {
             400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3346,6 +3405,7 @@ export interface operations {
             403: components["responses"]["AdminForbidden"];
             404: components["responses"]["KeyNotFound"];
             409: components["responses"]["KeyRevoked"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3389,6 +3449,7 @@ export interface operations {
             403: components["responses"]["AdminForbidden"];
             404: components["responses"]["KeyNotFound"];
             409: components["responses"]["KeyRevoked"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3438,13 +3499,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only this key
+                 * @description Only this key (one that made no request has no series)
                  * @example key_7GdK2mQx9a
                  */
                 key?: string;
-                /** @description First moment included (ISO date or time); default: an hour, a day or 30 days back */
+                /** @description First moment included: an ISO date or time, such as 2026-11-01 or 2026-11-01T09:30:00Z */
                 from?: string;
-                /** @description First moment excluded; default now */
+                /** @description First moment excluded; default now: an ISO date or time, such as 2026-11-01 or 2026-11-01T09:30:00Z */
                 to?: string;
                 granularity?: "minute" | "hour" | "day";
             };
@@ -3494,9 +3555,9 @@ export interface operations {
                  * @example key_7GdK2mQx9a
                  */
                 key?: string;
-                /** @description First moment included (ISO date or time) */
+                /** @description First moment included: an ISO date or time, such as 2026-11-01 or 2026-11-01T09:30:00Z */
                 from?: string;
-                /** @description First moment excluded */
+                /** @description First moment excluded: an ISO date or time, such as 2026-11-01 or 2026-11-01T09:30:00Z */
                 to?: string;
                 /** @description The previous page's next_after */
                 after?: string;
@@ -3515,6 +3576,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Enrich-Next-After": components["headers"]["Enrich-Next-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3525,6 +3587,7 @@ export interface operations {
             400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["KeyNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3613,6 +3676,7 @@ export interface operations {
             400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3805,6 +3869,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["SearchQuotaExceeded"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3842,6 +3907,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["SearchQuotaExceeded"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3957,6 +4023,7 @@ export interface operations {
             400: components["responses"]["WatchlistBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4206,6 +4273,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookNotFound"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4310,6 +4378,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookNotFound"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4434,7 +4503,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Pending again, due now */
+            /** @description The delivery, pending again and due now */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4443,7 +4512,9 @@ export interface operations {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebhookRetry"];
+                };
             };
             400: components["responses"]["WebhookBadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -4526,6 +4597,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["UnreadableRequest"];
         };
     };
@@ -4605,6 +4677,7 @@ export interface operations {
             400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
+            413: components["responses"]["ContentTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4982,7 +5055,7 @@ export interface operations {
         requestBody: {
             content: {
                 "text/csv": string;
-                "application/x-ndjson": string;
+                "application/x-ndjson": components["schemas"]["ListRow"];
             };
         };
         responses: {
@@ -5099,7 +5172,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/x-ndjson": string;
+                    "application/x-ndjson": components["schemas"]["ListResultRow"];
                 };
             };
             401: components["responses"]["Unauthorized"];

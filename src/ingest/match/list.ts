@@ -1,15 +1,8 @@
 // What `enrich match` passes between its stages: the rows read from a list and how each one ended.
 
-/** How a row ended. `quota_exceeded` only in remote mode: the server's monthly quota ran out first. */
-export type MatchStatus = 'matched' | 'not_found' | 'ambiguous' | 'invalid' | 'quota_exceeded';
+import type { MatchStatus } from '../../vocabulary/match-statuses.js';
 
-export const MATCH_STATUSES: readonly MatchStatus[] = [
-  'matched',
-  'not_found',
-  'ambiguous',
-  'invalid',
-  'quota_exceeded',
-];
+export { MATCH_STATUSES, type MatchStatus } from '../../vocabulary/match-statuses.js';
 
 /** A list's format, detected by content: CSV (with a header row) or NDJSON (one JSON object per line). */
 export type ListFormat = 'csv' | 'ndjson';

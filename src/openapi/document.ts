@@ -2,7 +2,7 @@
 // names the components, puts in what route schemas cannot say (shared responses and headers) and serves it.
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { IDENTIFIER_PARAMS } from '../identifiers/params.js';
+import { IDENTIFIER_DOCS } from '../routes/admin-docs.js';
 import { ADMIN_SCHEMAS, suppressionRequest } from '../schemas/admin.js';
 import { CHANGES_SCHEMAS } from '../schemas/changes.js';
 import { Company } from '../schemas/company.js';
@@ -44,7 +44,7 @@ const SCHEMAS = [
   ...SEARCH_SCHEMAS,
   ...CHANGES_SCHEMAS,
   ...ADMIN_SCHEMAS,
-  suppressionRequest(IDENTIFIER_PARAMS),
+  suppressionRequest(IDENTIFIER_DOCS),
   ...WATCHLIST_SCHEMAS,
   ...LIST_SCHEMAS,
   ...WEBHOOK_SCHEMAS,

@@ -1,11 +1,21 @@
 // What every admin operation shares: its scope, its tag, its problem responses and how its query is read.
 import type { FastifyRequest, FastifySchema } from 'fastify';
 import { ProblemError } from '../errors.js';
+import { PERSON_PARAMS } from '../identifiers/params.js';
 import { headers, KEYED, type ResponseName, responseRef, schemaRef } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
+import type { EntityParamDocs } from '../schemas/admin.js';
 import type { Scope } from '../vocabulary/operations.js';
+import { paramDocs as companyParams } from './company.js';
+import { paramDocs as peopleParams } from './people.js';
 
 export const ADMIN_SCOPES: readonly Scope[] = ['admin'];
+
+/** Each entity's identifiers as its lookup documents them: what suppressions take. */
+export const IDENTIFIER_DOCS: EntityParamDocs = {
+  people: Object.fromEntries(PERSON_PARAMS.map((name) => [name, peopleParams[name]])),
+  companies: companyParams,
+};
 
 /** A JSON answer of a named schema. */
 export const jsonAnswer = (description: string, schema: string) => ({

@@ -15,14 +15,15 @@ import {
 } from '../admin/suppressions.js';
 import { GRANULARITIES, usageRange, usageSeries } from '../admin/usage.js';
 import { ProblemError } from '../errors.js';
-import { IDENTIFIER_PARAMS } from '../identifiers/params.js';
 import { headers, KEYED } from '../openapi/components.js';
+import { Param, type ParamDoc } from '../schemas/text.js';
 import type { Store } from '../store/store.js';
-import { ENTITIES } from '../vocabulary/entities.js';
+import { ENTITIES, type Entity } from '../vocabulary/entities.js';
 import {
   ADMIN_SCOPES,
   adminResponses,
   adminSchema,
+  IDENTIFIER_DOCS,
   jsonAnswer,
   OWN_VALIDATION,
   queryOf,
@@ -70,11 +71,36 @@ const querystring = (properties: Record<string, object>) => ({
 const AUDIT_PARAMS = ['person', 'company', 'key', 'from', 'to', 'after', 'limit'];
 const USAGE_PARAMS = ['key', 'from', 'to', 'granularity'];
 
-const identifierQuery = querystring({
-  entity: { type: 'string', enum: [...ENTITIES] },
-  ...Object.fromEntries(
-    IDENTIFIER_PARAMS.map((name) => [name, string(`By ${name}, normalised as a lookup would`)]),
-  ),
+/**
+ * Each identifier a suppression's query takes, of the form its lookup takes: a parameter both entities have
+ * (id, ln_slug, ln_url) has one form, described for each.
+ */
+function identifierParams(): Record<string, object> {
+  const docs = new Map<string, Array<[Entity, ParamDoc]>>();
+  for (const entity of ENTITIES) {
+    for (const [name, doc] of Object.entries(IDENTIFIER_DOCS[entity])) {
+      docs.set(name, [...(docs.get(name) ?? []), [entity, doc]]);
+    }
+  }
+  return Object.fromEntries(
+    [...docs].map(([name, each]) => {
+      const [[, first]] = each as [[Entity, ParamDoc]];
+      if (each.some(([, doc]) => JSON.stringify(doc.form) !== JSON.stringify(first.form))) {
+        throw new Error(`${name}: the entities' lookups take different forms`);
+      }
+      const description = each.map(([entity, doc]) => `${entity}: ${doc.description}`).join('; ');
+      return [name, Param({ ...first, description: `${description}; normalised as the lookup would` })];
+    }),
+  );
+}
+
+const IDENTIFIERS_RULE =
+  "Give `entity` and one or more of its lookup's identifiers (each described as of `people`, `companies` or both): " +
+  "a parameter of the other entity is a 400 (unknown_parameter), a value the lookup would refuse is the lookup's 400.";
+
+const identifierQuery = (entity: 'required' | 'optional') => ({
+  ...querystring({ entity: { type: 'string', enum: [...ENTITIES] }, ...identifierParams() }),
+  ...(entity === 'required' ? { required: ['entity'] } : {}),
 });
 
 function pageLimit(text: string | undefined): number {
@@ -187,7 +213,10 @@ export function registerAdmin(app: FastifyInstance, deps: AdminDeps) {
         {
           operationId: 'adminSuppressions',
           summary: 'Whether identifiers are suppressed; without any, how many hashes each entity keeps',
-          querystring: identifierQuery,
+          description:
+            `${IDENTIFIERS_RULE} With no parameters at all, how many hashes each entity keeps; with \`entity\` ` +
+            "alone, that entity's; an identifier without `entity` is a 400.",
+          querystring: identifierQuery('optional'),
         },
         adminResponses({
           200: {
@@ -252,7 +281,8 @@ export function registerAdmin(app: FastifyInstance, deps: AdminDeps) {
         {
           operationId: 'adminUnsuppress',
           summary: 'Forget the suppressions holding each identifier (as enrich unsuppress)',
-          querystring: identifierQuery,
+          description: `${IDENTIFIERS_RULE} Without an identifier, a 400 (missing_identifier).`,
+          querystring: identifierQuery('required'),
         },
         adminResponses({
           200: {

@@ -1,7 +1,8 @@
 // The admin API's bodies and answers (contract §9), for the OpenAPI document and the typed client.
 import { Type } from '@sinclair/typebox';
-import { ENTITIES } from '../vocabulary/entities.js';
+import { ENTITIES, type Entity } from '../vocabulary/entities.js';
 import { ALL_SCOPES, OPERATIONS } from '../vocabulary/operations.js';
+import { Param, type ParamDoc } from './text.js';
 import { UsageCounts } from './usage.js';
 
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description?: string) =>
@@ -184,26 +185,45 @@ export const AuditPage = Type.Object(
   { $id: 'AuditPage', title: 'AuditPage', description: 'Audited lookups, oldest first' },
 );
 
-/** A suppression's body, taking `identifiers` (every lookup parameter of either entity: identifiers/params.ts). */
-export const suppressionRequest = (identifiers: readonly string[]) =>
-  Type.Object(
-    {
-      entity: enumOf(ENTITIES),
-      dry_run: Type.Optional(Type.Boolean({ description: 'Only say what would be deleted' })),
-      ...Object.fromEntries(
-        identifiers.map((name) => [
-          name,
-          Type.Optional(Type.String({ description: `By ${name}, normalised as a lookup would` })),
-        ]),
-      ),
-    },
-    {
-      $id: 'SuppressionRequest',
-      title: 'SuppressionRequest',
-      description: "The entity and one or more of its identifiers, by their lookup parameters' names",
-      additionalProperties: false,
-    },
-  );
+/** An entity's lookup parameters, as the lookup documents them (routes/people.ts, routes/company.ts). */
+export type EntityParamDocs = Record<Entity, Record<string, ParamDoc>>;
+
+/**
+ * A suppression's body: for each entity, an object of that entity's lookup parameters (each of the form its
+ * lookup takes), at least one of them, and `dry_run`.
+ */
+export const suppressionRequest = (params: EntityParamDocs) =>
+  Type.Unsafe<Record<string, unknown>>({
+    $id: 'SuppressionRequest',
+    title: 'SuppressionRequest',
+    description:
+      "The entity and one or more of its identifiers, by its lookup's parameter names and of their forms: " +
+      'a parameter of the other entity is a 400',
+    // One member per entity, told apart by `entity`.
+    oneOf: ENTITIES.map((entity) => {
+      const names = Object.keys(params[entity]);
+      return Type.Object(
+        {
+          entity: Type.Literal(entity),
+          dry_run: Type.Optional(Type.Boolean({ description: 'Only say what would be deleted' })),
+          ...Object.fromEntries(
+            Object.entries(params[entity]).map(([name, doc]) => [
+              name,
+              Type.Optional(
+                Param({ ...doc, description: `${doc.description}; normalised as the lookup would` }),
+              ),
+            ]),
+          ),
+        },
+        {
+          title: `${entity === 'people' ? 'People' : 'Companies'}Suppression`,
+          additionalProperties: false,
+          // At least one identifier: `entity` and `dry_run` alone are a 400 (missing_identifier).
+          anyOf: names.map((name) => ({ required: [name] })),
+        },
+      );
+    }),
+  });
 
 export const SuppressionResult = Type.Object(
   {

@@ -81,7 +81,9 @@ export class RequestArbitraries {
     if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
     if ('const' in schema) return fc.constant(schema.const);
     const union = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
-    if (union) return fc.oneof(...union.map((member) => this.arbitrary(member, stated, name)));
+    // An object's `anyOf` of required members (at least one of them) is drawn by object().
+    if (union && schema.properties === undefined)
+      return fc.oneof(...union.map((member) => this.arbitrary(member, stated, name)));
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     if (types.length > 1) {
       return fc.oneof(...types.map((type) => this.arbitrary({ ...schema, type }, stated, name)));
@@ -134,12 +136,20 @@ export class RequestArbitraries {
         maxKeys: LIST_CAP,
       });
     }
-    return fc
-      .record(model, {
-        // A name required by a composition (allOf, oneOf) may have no property here: only this schema's own.
-        requiredKeys: ((schema.required as string[] | undefined) ?? []).filter((name) => name in model),
-      })
-      .filter((value) => Object.keys(value).length >= minProperties);
+    const required = (schema.required as string[] | undefined) ?? [];
+    // At least one of several members (`anyOf` of `required`): one of those drawn is required, in turn.
+    const alternatives = ((schema.anyOf as Schema[] | undefined) ?? [])
+      .map((member) => (member.required as string[] | undefined) ?? [])
+      .filter((names) => names.every((name) => name in model));
+    const record = (names: string[]) =>
+      fc
+        .record(model, {
+          // A name required by a composition (allOf, oneOf) may have no property here: only this schema's own.
+          requiredKeys: names.filter((name) => name in model),
+        })
+        .filter((value) => Object.keys(value).length >= minProperties);
+    if (schema.anyOf === undefined) return record(required);
+    return fc.oneof(...alternatives.map((names) => record([...required, ...names])));
   }
 
   /** The requests of an operation: its query, and its body (JSON when it takes JSON, else NDJSON). */

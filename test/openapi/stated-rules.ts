@@ -4,7 +4,7 @@ import { BlockList, isIP } from 'node:net';
 import { CHANGE_EVENT_TYPES } from '../../src/changes/events.js';
 import { MIN_WORD_LENGTH } from '../../src/search/v1.js';
 import { words } from '../../src/search/values.js';
-import type { Generated } from './request-arbitraries.js';
+import type { Generated, Schema } from './request-arbitraries.js';
 
 const IDENTIFIERS = [
   'id',
@@ -115,6 +115,19 @@ function adminBroken(
       broken.push(refused(404, 'an unknown key'));
     }
   }
+  if (operationId === 'adminSuppressions' || operationId === 'adminUnsuppress') {
+    const identifiers = Object.keys(query).filter((name) => name !== 'entity');
+    const entity = query.entity as string | undefined;
+    if (entity === undefined) {
+      if (identifiers.length > 0) broken.push(refused(400, 'an identifier without entity'));
+    } else {
+      const others = identifiers.filter((name) => !own.identifiers[entity]!.includes(name));
+      if (others.length > 0) broken.push(refused(400, `${others.join(', ')} not of ${entity}`));
+      if (operationId === 'adminUnsuppress' && identifiers.length === 0) {
+        broken.push(refused(400, 'no identifier'));
+      }
+    }
+  }
   // A grace of the schema's pattern, at most a year, as its description states.
   const grace = typeof b.grace === 'string' ? /^\s*(\d+)([smhd]?)\s*$/.exec(b.grace) : null;
   if (grace !== null && Number(grace[1]) * UNIT[grace[2] || 's']! > 365 * DAY) {
@@ -133,10 +146,26 @@ export interface Expected {
   why?: string;
 }
 
-/** The resources of the test's key that generated requests may name: a watchlist, and the key itself. */
+/**
+ * The resources of the test's key that generated requests may name: a watchlist, and the key itself; and each
+ * entity's identifiers, as the document's SuppressionRequest lists them (suppressionIdentifiers).
+ */
 export interface Own {
   watchlist: string;
   key: string;
+  identifiers: Record<string, string[]>;
+}
+
+/** Each entity's identifiers, as the members of the document's SuppressionRequest list them. */
+export function suppressionIdentifiers(schemas: Record<string, unknown>): Record<string, string[]> {
+  const request = schemas.SuppressionRequest as { oneOf: Array<{ properties: Record<string, Schema> }> };
+  return Object.fromEntries(
+    request.oneOf.map(({ properties }) => {
+      const entity = properties.entity!;
+      const name = (entity.const ?? (entity.enum as unknown[])[0]) as string;
+      return [name, Object.keys(properties).filter((member) => member !== 'entity' && member !== 'dry_run')];
+    }),
+  );
 }
 
 const refused = (status: number, why: string): Expected => ({ statuses: [status], why });

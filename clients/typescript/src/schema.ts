@@ -257,12 +257,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether identifiers are suppressed; without any, how many hashes each entity keeps */
+        /**
+         * Whether identifiers are suppressed; without any, how many hashes each entity keeps
+         * @description Give `entity` and one or more of its lookup's identifiers (each described as of `people`, `companies` or both): a parameter of the other entity is a 400 (unknown_parameter), a value the lookup would refuse is the lookup's 400. With no parameters at all, how many hashes each entity keeps; with `entity` alone, that entity's; an identifier without `entity` is a 400.
+         */
         get: operations["adminSuppressions"];
         put?: never;
         /** Delete what each identifier finds and keep it out (as enrich suppress); dry_run only says */
         post: operations["adminSuppress"];
-        /** Forget the suppressions holding each identifier (as enrich unsuppress) */
+        /**
+         * Forget the suppressions holding each identifier (as enrich unsuppress)
+         * @description Give `entity` and one or more of its lookup's identifiers (each described as of `people`, `companies` or both): a parameter of the other entity is a 400 (unknown_parameter), a value the lookup would refuse is the lookup's 400. Without an identifier, a 400 (missing_identifier).
+         */
         delete: operations["adminUnsuppress"];
         options?: never;
         head?: never;
@@ -1786,34 +1792,87 @@ export interface components {
         };
         /**
          * SuppressionRequest
-         * @description The entity and one or more of its identifiers, by their lookup parameters' names
+         * @description The entity and one or more of its identifiers, by its lookup's parameter names and of their forms: a parameter of the other entity is a 400
          */
-        SuppressionRequest: {
+        SuppressionRequest: ({
             /** @enum {string} */
-            entity: "people" | "companies";
+            entity: "people";
             /** @description Only say what would be deleted */
             dry_run?: boolean;
-            /** @description By id, normalised as a lookup would */
+            /**
+             * @description The service's person identifier; normalised as the lookup would
+             * @example fp000000067890
+             */
             id?: string;
-            /** @description By ln_slug, normalised as a lookup would */
+            /**
+             * @description LinkedIn slug of the person; normalised as the lookup would
+             * @example jane-citizen-4821
+             */
             ln_slug?: string;
-            /** @description By ln_url, normalised as a lookup would */
+            /**
+             * @description LinkedIn profile URL; scheme, www., country subdomain, case, query and fragment are ignored; normalised as the lookup would
+             * @example https://www.linkedin.com/in/jane-citizen-4821
+             */
             ln_url?: string;
-            /** @description By work_email, normalised as a lookup would */
+            /**
+             * Format: email
+             * @description Work e-mail, trimmed and case-folded; normalised as the lookup would
+             * @example jane.citizen@acme.com.au
+             */
             work_email?: string;
-            /** @description By personal_email, normalised as a lookup would */
+            /**
+             * Format: email
+             * @description Personal e-mail, trimmed and case-folded; normalised as the lookup would
+             * @example jane.citizen@gmail.com
+             */
             personal_email?: string;
-            /** @description By work_email_sha256, normalised as a lookup would */
+            /**
+             * @description Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted); normalised as the lookup would
+             * @example 94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d
+             */
             work_email_sha256?: string;
-            /** @description By personal_email_sha256, normalised as a lookup would */
+            /**
+             * @description Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted); normalised as the lookup would
+             * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
+             */
             personal_email_sha256?: string;
-            /** @description By fqdn, normalised as a lookup would */
+        } | unknown | unknown | unknown | unknown | unknown | unknown | unknown) | ({
+            /** @enum {string} */
+            entity: "companies";
+            /** @description Only say what would be deleted */
+            dry_run?: boolean;
+            /**
+             * @description The service's company identifier; normalised as the lookup would
+             * @example f000000117274
+             */
+            id?: string;
+            /**
+             * @description LinkedIn slug of the company; normalised as the lookup would
+             * @example acme-holdings
+             */
+            ln_slug?: string;
+            /**
+             * @description LinkedIn company URL; normalised as the lookup would
+             * @example https://www.linkedin.com/company/acme-holdings
+             */
+            ln_url?: string;
+            /**
+             * Format: hostname
+             * @description Domain name of two or more labels (not an IP address); a subdomain not on file falls back to its registrable domain; normalised as the lookup would
+             * @example acme.com.au
+             */
             fqdn?: string;
-            /** @description By abn, normalised as a lookup would */
+            /**
+             * @description Australian Business Number: 11 digits, spaces ignored, whose check digits agree; normalised as the lookup would
+             * @example 51 824 753 556
+             */
             abn?: string;
-            /** @description By website, normalised as a lookup would */
+            /**
+             * @description Website URL; scheme, www., port, path and case are ignored; normalised as the lookup would
+             * @example https://www.acme.com.au/about
+             */
             website?: string;
-        };
+        } | unknown | unknown | unknown | unknown | unknown | unknown);
         /** Watchlist */
         Watchlist: {
             /**
@@ -3598,25 +3657,55 @@ export interface operations {
         parameters: {
             query?: {
                 entity?: "people" | "companies";
-                /** @description By id, normalised as a lookup would */
+                /**
+                 * @description people: The service's person identifier; companies: The service's company identifier; normalised as the lookup would
+                 * @example fp000000067890
+                 */
                 id?: string;
-                /** @description By ln_slug, normalised as a lookup would */
+                /**
+                 * @description people: LinkedIn slug of the person; companies: LinkedIn slug of the company; normalised as the lookup would
+                 * @example jane-citizen-4821
+                 */
                 ln_slug?: string;
-                /** @description By ln_url, normalised as a lookup would */
+                /**
+                 * @description people: LinkedIn profile URL; scheme, www., country subdomain, case, query and fragment are ignored; companies: LinkedIn company URL; normalised as the lookup would
+                 * @example https://www.linkedin.com/in/jane-citizen-4821
+                 */
                 ln_url?: string;
-                /** @description By work_email, normalised as a lookup would */
+                /**
+                 * @description people: Work e-mail, trimmed and case-folded; normalised as the lookup would
+                 * @example jane.citizen@acme.com.au
+                 */
                 work_email?: string;
-                /** @description By personal_email, normalised as a lookup would */
+                /**
+                 * @description people: Personal e-mail, trimmed and case-folded; normalised as the lookup would
+                 * @example jane.citizen@gmail.com
+                 */
                 personal_email?: string;
-                /** @description By work_email_sha256, normalised as a lookup would */
+                /**
+                 * @description people: Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted); normalised as the lookup would
+                 * @example 94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d
+                 */
                 work_email_sha256?: string;
-                /** @description By personal_email_sha256, normalised as a lookup would */
+                /**
+                 * @description people: Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted); normalised as the lookup would
+                 * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
+                 */
                 personal_email_sha256?: string;
-                /** @description By fqdn, normalised as a lookup would */
+                /**
+                 * @description companies: Domain name of two or more labels (not an IP address); a subdomain not on file falls back to its registrable domain; normalised as the lookup would
+                 * @example acme.com.au
+                 */
                 fqdn?: string;
-                /** @description By abn, normalised as a lookup would */
+                /**
+                 * @description companies: Australian Business Number: 11 digits, spaces ignored, whose check digits agree; normalised as the lookup would
+                 * @example 51 824 753 556
+                 */
                 abn?: string;
-                /** @description By website, normalised as a lookup would */
+                /**
+                 * @description companies: Website URL; scheme, www., port, path and case are ignored; normalised as the lookup would
+                 * @example https://www.acme.com.au/about
+                 */
                 website?: string;
             };
             header?: never;
@@ -3685,27 +3774,57 @@ export interface operations {
     };
     adminUnsuppress: {
         parameters: {
-            query?: {
-                entity?: "people" | "companies";
-                /** @description By id, normalised as a lookup would */
+            query: {
+                entity: "people" | "companies";
+                /**
+                 * @description people: The service's person identifier; companies: The service's company identifier; normalised as the lookup would
+                 * @example fp000000067890
+                 */
                 id?: string;
-                /** @description By ln_slug, normalised as a lookup would */
+                /**
+                 * @description people: LinkedIn slug of the person; companies: LinkedIn slug of the company; normalised as the lookup would
+                 * @example jane-citizen-4821
+                 */
                 ln_slug?: string;
-                /** @description By ln_url, normalised as a lookup would */
+                /**
+                 * @description people: LinkedIn profile URL; scheme, www., country subdomain, case, query and fragment are ignored; companies: LinkedIn company URL; normalised as the lookup would
+                 * @example https://www.linkedin.com/in/jane-citizen-4821
+                 */
                 ln_url?: string;
-                /** @description By work_email, normalised as a lookup would */
+                /**
+                 * @description people: Work e-mail, trimmed and case-folded; normalised as the lookup would
+                 * @example jane.citizen@acme.com.au
+                 */
                 work_email?: string;
-                /** @description By personal_email, normalised as a lookup would */
+                /**
+                 * @description people: Personal e-mail, trimmed and case-folded; normalised as the lookup would
+                 * @example jane.citizen@gmail.com
+                 */
                 personal_email?: string;
-                /** @description By work_email_sha256, normalised as a lookup would */
+                /**
+                 * @description people: Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted); normalised as the lookup would
+                 * @example 94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d
+                 */
                 work_email_sha256?: string;
-                /** @description By personal_email_sha256, normalised as a lookup would */
+                /**
+                 * @description people: Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted); normalised as the lookup would
+                 * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
+                 */
                 personal_email_sha256?: string;
-                /** @description By fqdn, normalised as a lookup would */
+                /**
+                 * @description companies: Domain name of two or more labels (not an IP address); a subdomain not on file falls back to its registrable domain; normalised as the lookup would
+                 * @example acme.com.au
+                 */
                 fqdn?: string;
-                /** @description By abn, normalised as a lookup would */
+                /**
+                 * @description companies: Australian Business Number: 11 digits, spaces ignored, whose check digits agree; normalised as the lookup would
+                 * @example 51 824 753 556
+                 */
                 abn?: string;
-                /** @description By website, normalised as a lookup would */
+                /**
+                 * @description companies: Website URL; scheme, www., port, path and case are ignored; normalised as the lookup would
+                 * @example https://www.acme.com.au/about
+                 */
                 website?: string;
             };
             header?: never;

@@ -1836,7 +1836,21 @@ export interface components {
              * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
              */
             personal_email_sha256?: string;
-        } | unknown | unknown | unknown | unknown | unknown | unknown | unknown) | ({
+        } | {
+            id: unknown;
+        } | {
+            ln_slug: unknown;
+        } | {
+            ln_url: unknown;
+        } | {
+            work_email: unknown;
+        } | {
+            personal_email: unknown;
+        } | {
+            work_email_sha256: unknown;
+        } | {
+            personal_email_sha256: unknown;
+        }) | ({
             /** @enum {string} */
             entity: "companies";
             /** @description Only say what would be deleted */
@@ -1872,7 +1886,19 @@ export interface components {
              * @example https://www.acme.com.au/about
              */
             website?: string;
-        } | unknown | unknown | unknown | unknown | unknown | unknown);
+        } | {
+            id: unknown;
+        } | {
+            ln_slug: unknown;
+        } | {
+            ln_url: unknown;
+        } | {
+            fqdn: unknown;
+        } | {
+            abn: unknown;
+        } | {
+            website: unknown;
+        });
         /** Watchlist */
         Watchlist: {
             /**

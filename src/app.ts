@@ -43,6 +43,7 @@ import { createMetrics, type Metrics, observeService } from './metrics.js';
 import { registerOpenapi } from './openapi/document.js';
 import { notReady } from './readiness.js';
 import { registerAdmin } from './routes/admin.js';
+import { ADMIN_ROUTE_SCHEMAS } from './routes/admin-docs.js';
 import { registerBulk } from './routes/bulk.js';
 import { registerChanges } from './routes/changes.js';
 import { registerCompany } from './routes/company.js';
@@ -251,7 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerCompression(app);
   if (cors) await registerCors(app, cors);
 
-  await registerOpenapi(app);
+  await registerOpenapi(app, ADMIN_ROUTE_SCHEMAS);
 
   registerPeople(app, lookups);
   registerCompany(app, lookups);

@@ -2,8 +2,7 @@
 // names the components, puts in what route schemas cannot say (shared responses and headers) and serves it.
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { IDENTIFIER_DOCS } from '../routes/admin-docs.js';
-import { ADMIN_SCHEMAS, suppressionRequest } from '../schemas/admin.js';
+import { ADMIN_SCHEMAS } from '../schemas/admin.js';
 import { CHANGES_SCHEMAS } from '../schemas/changes.js';
 import { Company } from '../schemas/company.js';
 import { LIST_SCHEMAS } from '../schemas/lists.js';
@@ -44,7 +43,6 @@ const SCHEMAS = [
   ...SEARCH_SCHEMAS,
   ...CHANGES_SCHEMAS,
   ...ADMIN_SCHEMAS,
-  suppressionRequest(IDENTIFIER_DOCS),
   ...WATCHLIST_SCHEMAS,
   ...LIST_SCHEMAS,
   ...WEBHOOK_SCHEMAS,
@@ -114,8 +112,15 @@ const YAML_DOCUMENT = {
  * Registers the named schemas, @fastify/swagger (before any route, so that it sees them all) and the routes
  * serving the document.
  */
-export async function registerOpenapi(app: FastifyInstance): Promise<void> {
-  for (const schema of SCHEMAS) app.addSchema(schema);
+/**
+ * Registers the named schemas, those built from what the routes document among them (`routeSchemas`: a
+ * suppression takes each entity's lookup parameters), and the document.
+ */
+export async function registerOpenapi(
+  app: FastifyInstance,
+  routeSchemas: readonly { $id?: string }[] = [],
+): Promise<void> {
+  for (const schema of [...SCHEMAS, ...routeSchemas]) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -4,7 +4,7 @@ import { ProblemError } from '../errors.js';
 import { PERSON_PARAMS } from '../identifiers/params.js';
 import { headers, KEYED, type ResponseName, responseRef, schemaRef } from '../openapi/components.js';
 import type { Responses } from '../openapi/document.js';
-import type { EntityParamDocs } from '../schemas/admin.js';
+import { type EntityParamDocs, suppressionRequest } from '../schemas/admin.js';
 import type { Scope } from '../vocabulary/operations.js';
 import { paramDocs as companyParams } from './company.js';
 import { paramDocs as peopleParams } from './people.js';
@@ -16,6 +16,9 @@ export const IDENTIFIER_DOCS: EntityParamDocs = {
   people: Object.fromEntries(PERSON_PARAMS.map((name) => [name, peopleParams[name]])),
   companies: companyParams,
 };
+
+/** The named schemas built from the lookups' parameters, for the document. */
+export const ADMIN_ROUTE_SCHEMAS = [suppressionRequest(IDENTIFIER_DOCS)];
 
 /** A JSON answer of a named schema. */
 export const jsonAnswer = (description: string, schema: string) => ({

@@ -1790,115 +1790,6 @@ export interface components {
             /** @description Webhook deliveries, once the store keeps them */
             deliveries: null;
         };
-        /**
-         * SuppressionRequest
-         * @description The entity and one or more of its identifiers, by its lookup's parameter names and of their forms: a parameter of the other entity is a 400
-         */
-        SuppressionRequest: ({
-            /** @enum {string} */
-            entity: "people";
-            /** @description Only say what would be deleted */
-            dry_run?: boolean;
-            /**
-             * @description The service's person identifier; normalised as the lookup would
-             * @example fp000000067890
-             */
-            id?: string;
-            /**
-             * @description LinkedIn slug of the person; normalised as the lookup would
-             * @example jane-citizen-4821
-             */
-            ln_slug?: string;
-            /**
-             * @description LinkedIn profile URL; scheme, www., country subdomain, case, query and fragment are ignored; normalised as the lookup would
-             * @example https://www.linkedin.com/in/jane-citizen-4821
-             */
-            ln_url?: string;
-            /**
-             * Format: email
-             * @description Work e-mail, trimmed and case-folded; normalised as the lookup would
-             * @example jane.citizen@acme.com.au
-             */
-            work_email?: string;
-            /**
-             * Format: email
-             * @description Personal e-mail, trimmed and case-folded; normalised as the lookup would
-             * @example jane.citizen@gmail.com
-             */
-            personal_email?: string;
-            /**
-             * @description Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted); normalised as the lookup would
-             * @example 94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d
-             */
-            work_email_sha256?: string;
-            /**
-             * @description Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted); normalised as the lookup would
-             * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
-             */
-            personal_email_sha256?: string;
-        } | {
-            id: unknown;
-        } | {
-            ln_slug: unknown;
-        } | {
-            ln_url: unknown;
-        } | {
-            work_email: unknown;
-        } | {
-            personal_email: unknown;
-        } | {
-            work_email_sha256: unknown;
-        } | {
-            personal_email_sha256: unknown;
-        }) | ({
-            /** @enum {string} */
-            entity: "companies";
-            /** @description Only say what would be deleted */
-            dry_run?: boolean;
-            /**
-             * @description The service's company identifier; normalised as the lookup would
-             * @example f000000117274
-             */
-            id?: string;
-            /**
-             * @description LinkedIn slug of the company; normalised as the lookup would
-             * @example acme-holdings
-             */
-            ln_slug?: string;
-            /**
-             * @description LinkedIn company URL; normalised as the lookup would
-             * @example https://www.linkedin.com/company/acme-holdings
-             */
-            ln_url?: string;
-            /**
-             * Format: hostname
-             * @description Domain name of two or more labels (not an IP address); a subdomain not on file falls back to its registrable domain; normalised as the lookup would
-             * @example acme.com.au
-             */
-            fqdn?: string;
-            /**
-             * @description Australian Business Number: 11 digits, spaces ignored, whose check digits agree; normalised as the lookup would
-             * @example 51 824 753 556
-             */
-            abn?: string;
-            /**
-             * @description Website URL; scheme, www., port, path and case are ignored; normalised as the lookup would
-             * @example https://www.acme.com.au/about
-             */
-            website?: string;
-        } | {
-            id: unknown;
-        } | {
-            ln_slug: unknown;
-        } | {
-            ln_url: unknown;
-        } | {
-            fqdn: unknown;
-        } | {
-            abn: unknown;
-        } | {
-            website: unknown;
-        });
         /** Watchlist */
         Watchlist: {
             /**
@@ -2188,6 +2079,115 @@ export interface components {
             description?: string | null;
             disabled?: boolean;
         };
+        /**
+         * SuppressionRequest
+         * @description The entity and one or more of its identifiers, by its lookup's parameter names and of their forms: a parameter of the other entity is a 400
+         */
+        SuppressionRequest: ({
+            /** @enum {string} */
+            entity: "people";
+            /** @description Only say what would be deleted */
+            dry_run?: boolean;
+            /**
+             * @description The service's person identifier; normalised as the lookup would
+             * @example fp000000067890
+             */
+            id?: string;
+            /**
+             * @description LinkedIn slug of the person; normalised as the lookup would
+             * @example jane-citizen-4821
+             */
+            ln_slug?: string;
+            /**
+             * @description LinkedIn profile URL; scheme, www., country subdomain, case, query and fragment are ignored; normalised as the lookup would
+             * @example https://www.linkedin.com/in/jane-citizen-4821
+             */
+            ln_url?: string;
+            /**
+             * Format: email
+             * @description Work e-mail, trimmed and case-folded; normalised as the lookup would
+             * @example jane.citizen@acme.com.au
+             */
+            work_email?: string;
+            /**
+             * Format: email
+             * @description Personal e-mail, trimmed and case-folded; normalised as the lookup would
+             * @example jane.citizen@gmail.com
+             */
+            personal_email?: string;
+            /**
+             * @description Lower-case hex SHA-256 of a work e-mail, trimmed and case-folded before hashing (upper-case hex is accepted); normalised as the lookup would
+             * @example 94b55c7229d687381c370f3b7c7a3ec3fa432bb1650f17287026c2962a2eee2d
+             */
+            work_email_sha256?: string;
+            /**
+             * @description Lower-case hex SHA-256 of a personal e-mail, trimmed and case-folded before hashing (upper-case hex is accepted); normalised as the lookup would
+             * @example 80c79cae1daa36adaaf475a7afc798bd71bd2deeadc2c0143ef38b39707cf831
+             */
+            personal_email_sha256?: string;
+        } | {
+            id: unknown;
+        } | {
+            ln_slug: unknown;
+        } | {
+            ln_url: unknown;
+        } | {
+            work_email: unknown;
+        } | {
+            personal_email: unknown;
+        } | {
+            work_email_sha256: unknown;
+        } | {
+            personal_email_sha256: unknown;
+        }) | ({
+            /** @enum {string} */
+            entity: "companies";
+            /** @description Only say what would be deleted */
+            dry_run?: boolean;
+            /**
+             * @description The service's company identifier; normalised as the lookup would
+             * @example f000000117274
+             */
+            id?: string;
+            /**
+             * @description LinkedIn slug of the company; normalised as the lookup would
+             * @example acme-holdings
+             */
+            ln_slug?: string;
+            /**
+             * @description LinkedIn company URL; normalised as the lookup would
+             * @example https://www.linkedin.com/company/acme-holdings
+             */
+            ln_url?: string;
+            /**
+             * Format: hostname
+             * @description Domain name of two or more labels (not an IP address); a subdomain not on file falls back to its registrable domain; normalised as the lookup would
+             * @example acme.com.au
+             */
+            fqdn?: string;
+            /**
+             * @description Australian Business Number: 11 digits, spaces ignored, whose check digits agree; normalised as the lookup would
+             * @example 51 824 753 556
+             */
+            abn?: string;
+            /**
+             * @description Website URL; scheme, www., port, path and case are ignored; normalised as the lookup would
+             * @example https://www.acme.com.au/about
+             */
+            website?: string;
+        } | {
+            id: unknown;
+        } | {
+            ln_slug: unknown;
+        } | {
+            ln_url: unknown;
+        } | {
+            fqdn: unknown;
+        } | {
+            abn: unknown;
+        } | {
+            website: unknown;
+        });
         /** BulkSummary */
         BulkSummary: {
             /** @description Items that found their one record */

@@ -10,8 +10,7 @@ import { createMetrics } from './metrics.js';
 import { startServer } from './server.js';
 import { type Flushed, isStoppedMessage, onShutdownSignal, stoppedMessage } from './shutdown.js';
 import type { Store } from './store/store.js';
-import type { WebhookDispatcher } from './webhooks/dispatcher.js';
-import { countOutcomes, startDispatch } from './webhooks/start.js';
+import { countOutcomes, type Dispatching, startDispatch } from './webhooks/start.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 /** A worker that dies sooner than this after starting is crashing: restarts back off. */
@@ -113,7 +112,7 @@ export async function startCluster(config: Config, store: Store): Promise<{ url:
   /** True from when every worker listens until the stop begins: only then is a dead worker replaced. */
   let replacingDead = false;
   let stopped: Promise<Flushed> | undefined;
-  let dispatch: WebhookDispatcher | undefined;
+  let dispatch: Dispatching | undefined;
   /** What the workers that stopped gracefully reported flushing. */
   const flushed: Flushed = { lookupsFolded: 0 };
 

@@ -9,16 +9,21 @@ export const BACKGROUND_NICE = 10;
 
 const lowered = () => Math.min(19, getPriority() + BACKGROUND_NICE);
 
+/** Sets a thread's nice value (0: the calling one); never fails. */
+function lower(thread: number, nice: number): void {
+  try {
+    setPriority(thread, nice);
+  } catch {
+    // Not permitted here (a sandbox, say), or the thread has ended: it runs at the priority it has.
+  }
+}
+
 /**
  * Lowers the calling thread's priority by BACKGROUND_NICE (on Linux a priority is a thread's; threads it
  * starts after inherit it); never fails.
  */
 export function lowerThisThread(): void {
-  try {
-    setPriority(lowered());
-  } catch {
-    // Not permitted here (a sandbox, say): it runs at the priority it has.
-  }
+  lower(0, lowered());
 }
 
 /**
@@ -34,11 +39,5 @@ export function runInBackground(): void {
   } catch {
     // Not Linux: the process as a whole
   }
-  for (const thread of threads) {
-    try {
-      setPriority(thread, nice);
-    } catch {
-      // Not permitted here (a sandbox, say), or the thread has ended: it runs at the priority it has.
-    }
-  }
+  for (const thread of threads) lower(thread, nice);
 }

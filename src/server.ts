@@ -195,9 +195,11 @@ export async function startServer(
   // Webhooks are dispatched by one process: this one, unless it is a cluster's worker (the primary does).
   const dispatchFailed = (error: unknown) => app.log.error({ err: error }, 'webhook dispatch failed');
   const ownThread = options.dispatchThread && (config.databaseUrl || config.dbPath !== ':memory:');
-  if (cluster.isWorker) dispatch = undefined;
-  else if (ownThread) dispatch = startDispatchThread(config, config, countOutcomes(metrics), dispatchFailed);
-  else dispatch = startDispatch(config, store, countOutcomes(metrics), dispatchFailed);
+  if (!cluster.isWorker) {
+    dispatch = ownThread
+      ? startDispatchThread(config, config, countOutcomes(metrics), dispatchFailed)
+      : startDispatch(config, store, countOutcomes(metrics), dispatchFailed);
+  }
 
   let stopping: Promise<Flushed> | undefined;
   const stop = () => {

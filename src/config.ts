@@ -50,6 +50,13 @@ export const ConfigSchema = Type.Object({
   journalDir: Type.String({ minLength: 1 }),
   /** Where list jobs keep their uploads and results. */
   listsDir: Type.String({ minLength: 1 }),
+  /**
+   * On PostgreSQL, the directory of the server's local index (lookups read it, following the change log);
+   * absent on SQLite, or when ENRICH_LOCAL_INDEX=false.
+   */
+  localDir: Type.Optional(Type.String({ minLength: 1 })),
+  /** ENRICH_LOCAL_INDEX: a server on PostgreSQL keeps a local index (the default), or reads PostgreSQL. */
+  localIndex: Type.Boolean(),
   /** Origins browsers may call from (CORS), each `scheme://host[:port]`, or `*` for any; off when absent. */
   corsOrigins: Type.Optional(Type.Array(Type.String({ pattern: ORIGIN }), { minItems: 1 })),
   /** HTTPS: the certificate (chain) and private key files, PEM; both or neither. */
@@ -222,6 +229,8 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
     accounting: boolean(pick('accounting', 'ENRICH_ACCOUNTING') ?? true),
     journalDir: '',
     listsDir: '',
+    localIndex: boolean(pick('localIndex', 'ENRICH_LOCAL_INDEX') ?? true),
+    localDir: undefined as string | undefined,
     corsOrigins: corsOrigins(pick('corsOrigins', 'ENRICH_CORS_ORIGINS')),
     tlsCert: pick('tlsCert', 'ENRICH_TLS_CERT') || undefined,
     tlsKey: pick('tlsKey', 'ENRICH_TLS_KEY') || undefined,
@@ -245,6 +254,8 @@ export function loadConfig(flags: Source, env: NodeJS.ProcessEnv = process.env):
     pick('listsDir', 'ENRICH_LISTS_DIR') ||
       (candidate.databaseUrl ? join('data', 'lists') : `${String(candidate.dbPath)}-lists`),
   );
+  if (candidate.databaseUrl && candidate.localIndex === true)
+    candidate.localDir = String(pick('localDir', 'ENRICH_LOCAL_DIR') || join('data', 'local'));
   refuseInvalid(ConfigSchema, candidate, crossChecks(candidate as Config));
   return Object.freeze(candidate as Config);
 }

@@ -41,7 +41,7 @@ let closing = false;
 async function openWithRetry(): Promise<Store | undefined> {
   for (let delay = 500; !closing; delay = Math.min(delay * 2, REPORT_EVERY_MS)) {
     try {
-      return await openStore({ ...location, servingIndex: false });
+      return await openStore({ ...location, servingIndex: false, localDir: undefined });
     } catch (error) {
       report(error);
       await sleep(delay);

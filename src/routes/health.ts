@@ -4,19 +4,25 @@ import type { Accounting } from '../accounting/accounting.js';
 import { toProblem } from '../errors.js';
 import { sendProblem } from '../http/problem.js';
 import { headers, publicResponses, responseRef } from '../openapi/components.js';
-import { notReady } from '../readiness.js';
+import { degraded, notReady } from '../readiness.js';
 import type { HealthStore } from '../store/health.js';
+import type { Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
 
-/** A 200 whose JSON body is `{ "status": <status> }`. */
-const statusResponse = (description: string, status: string) => ({
+/** A 200 whose JSON body is `{ "status": <status> }`, with a `reason` when there may be one. */
+const statusResponse = (description: string, ...statuses: string[]) => ({
   description,
   headers: headers('X-Request-Id'),
   content: {
     'application/json': {
       schema: {
         type: 'object',
-        properties: { status: { type: 'string', enum: [status] } },
+        properties: {
+          status: { type: 'string', enum: statuses },
+          ...(statuses.length > 1
+            ? { reason: { type: 'string', description: 'Why the service answers only in part.' } }
+            : {}),
+        },
         required: ['status'],
       },
     },
@@ -25,7 +31,7 @@ const statusResponse = (description: string, status: string) => ({
 
 export function registerHealth(
   app: FastifyInstance,
-  store: HealthStore,
+  store: HealthStore & Pick<Store, 'localStatus'>,
   accounting?: Accounting | undefined,
 ) {
   app.get(
@@ -52,14 +58,20 @@ export function registerHealth(
         summary: 'Readiness: the data store answers',
         tags: ['operations'],
         security: [],
-        'x-responses': publicResponses(statusResponse('The data store answers', 'ready'), {
+        description:
+          '`ready`, or `degraded` with a `reason` while lookups answer but not everything does (on PostgreSQL ' +
+          'with a local index: the database unreachable, lookups answering from the index, writes failing).',
+        'x-responses': publicResponses(statusResponse('The data store answers', 'ready', 'degraded'), {
           503: responseRef('Unavailable'),
         }),
       },
     },
     async (request, reply) => {
       const problem = await notReady(store, accounting);
-      if (problem === undefined) return { status: 'ready' };
+      if (problem === undefined) {
+        const reason = degraded(store);
+        return reason === undefined ? { status: 'ready' } : { status: 'degraded', reason };
+      }
       // A journal that cannot be written was logged once, when it began; a store that is gone is told here.
       if (problem instanceof StoreUnavailableError)
         request.log.warn({ err: problem }, 'readiness check failed');

@@ -11,13 +11,19 @@ export interface StoreLocation {
   servingIndex?: boolean;
   /** A server's store: SQLite searches run on a worker thread, off the event loop that answers lookups. */
   searchThread?: boolean;
+  /** A server's store on PostgreSQL: the directory of its local index (lookups read it; none when absent). */
+  localDir?: string | undefined;
 }
 
 /** Opens the configured store; backends are loaded on demand so the embedded default never loads `pg`. */
 export async function openStore(location: StoreLocation): Promise<Store> {
   if (location.databaseUrl) {
     const { openPostgresStore } = await import('./postgres/store.js');
-    return openPostgresStore({ url: location.databaseUrl, readUrl: location.databaseReadUrl });
+    return openPostgresStore({
+      url: location.databaseUrl,
+      readUrl: location.databaseReadUrl,
+      localDir: location.localDir,
+    });
   }
   const { openSqliteStore } = await import('./sqlite/store.js');
   return openSqliteStore(location.dbPath, {

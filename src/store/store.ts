@@ -28,6 +28,22 @@ export interface Store
     ListStore,
     SessionStore {
   close(): Promise<void>;
+  /** A server's store on PostgreSQL with a local index: what its follower does (readiness, metrics). */
+  localStatus?(): LocalIndexStatus | undefined;
+  /** Sends the local index's messages to the app's logger. */
+  logLocalTo?(log: { info(message: string): void; warn(message: string): void }): void;
+}
+
+/** What a local index's follower does (src/store/postgres/follow.ts). */
+export interface LocalIndexStatus {
+  /** `standby`: another process of the machine follows; `building`: lookups read PostgreSQL meanwhile. */
+  phase: 'starting' | 'building' | 'following' | 'standby';
+  /** Why the last round failed (PostgreSQL unreachable, say); undefined when it did not. */
+  problem: string | undefined;
+  /** The commit time of the last change applied, ISO-8601. */
+  appliedAt: string | undefined;
+  /** Lookups read the local index now (built, current, of this store). */
+  serving: boolean;
 }
 
 /**

@@ -28,7 +28,7 @@ async function run() {
   // This thread alone, and what it starts, runs below the lookups.
   lowerThisThread();
   // A connection that writes no records: no serving index of its own.
-  const store = await openStore({ ...location, servingIndex: false });
+  const store = await openStore({ ...location, servingIndex: false, localDir: undefined });
   const dispatcher = startDispatch(
     settings,
     store,

@@ -22,16 +22,18 @@ export interface ContractBackend {
 }
 
 const dirs: string[] = [];
-const tempDb = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'enrich-sqlite-'));
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enrich-store-'));
   dirs.push(dir);
-  return join(dir, 'enrich.db');
+  return dir;
 };
+const tempDb = () => join(tempDir(), 'enrich.db');
 const removeTempDirs = async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 };
 
 let database: TestDatabase | undefined;
+let localDatabase: TestDatabase | undefined;
 
 export const BACKENDS: readonly ContractBackend[] = [
   { name: 'sqlite', open: async () => openSqliteStore(tempDb()), cleanup: removeTempDirs },
@@ -58,7 +60,32 @@ export const BACKENDS: readonly ContractBackend[] = [
     },
     openAnother: async () => openPostgresStore({ url: database!.url, poolSize: 4 }),
   },
+  {
+    name: 'postgres with its local index',
+    prepare: () => {
+      beforeAll(async () => {
+        localDatabase = await createTestDatabase();
+      });
+      afterAll(() => localDatabase?.drop());
+    },
+    open: async () => {
+      await localDatabase!.truncate();
+      return serving(await openPostgresStore({ url: localDatabase!.url, poolSize: 4, localDir: tempDir() }));
+    },
+    cleanup: removeTempDirs,
+    openAnother: async () =>
+      serving(await openPostgresStore({ url: localDatabase!.url, poolSize: 4, localDir: tempDir() })),
+  },
 ];
+
+/** The store once its local index is built and in service, so that lookups read it. */
+async function serving(store: Store): Promise<Store> {
+  for (const deadline = Date.now() + 10_000; !store.localStatus?.()?.serving; ) {
+    if (Date.now() > deadline) throw new Error('the local index was not in service within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return store;
+}
 
 /** Runs a contract suite against one backend: each test on a fresh, empty store, closed after it. */
 export function describeContract(

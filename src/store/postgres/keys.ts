@@ -2,17 +2,22 @@
 import type pg from 'pg';
 import type { Scope } from '../../vocabulary/operations.js';
 import type { ApiKey, KeyChanges, KeyStore, StoredKey } from '../keys.js';
+import type { LocalIndex } from '../local/local-index.js';
+import type { MaybePromise } from '../maybe-promise.js';
 import { KEY_COLUMNS, keyChangeValues, keyStatements, newKeyValues } from '../sql/keys.js';
 import { POSTGRES } from '../sql/spelling.js';
 import { inTransaction, query } from './pool.js';
 
+/** Keys held by hash at most; past it the cache starts afresh. */
+const KEY_CACHE_LIMIT = 10_000;
+
 /** A key as PostgreSQL gives it back: its quotas as a bigint's text. */
-interface KeyRow extends Omit<StoredKey, 'quota' | 'search_quota'> {
+export interface KeyRow extends Omit<StoredKey, 'quota' | 'search_quota'> {
   quota: string | null;
   search_quota: string | null;
 }
 
-const toStoredKey = (row: KeyRow): StoredKey => ({
+export const toStoredKey = (row: KeyRow): StoredKey => ({
   ...row,
   scopes: row.scopes as Scope[],
   quota: row.quota === null ? null : Number(row.quota),
@@ -22,8 +27,8 @@ const toStoredKey = (row: KeyRow): StoredKey => ({
 const SQL = keyStatements(POSTGRES);
 
 /**
- * Looked up on every request (no key is held in memory here), so a named prepared statement that may run
- * on a replica. It also matches the hash a key had before its last rotation, so that a token in its grace
+ * Looked up on every request without a local index (and for a hash it does not hold), so a named prepared
+ * statement that may run on a replica. It also matches the hash a key had before its last rotation, so that a token in its grace
  * period costs one query too; only a token that matches neither (unknown, or rotated out twice or more)
  * costs a second, of the retired hashes.
  */
@@ -40,7 +45,41 @@ export class PostgresKeys implements KeyStore {
     await query(this.primary, { text: SQL.create, values: newKeyValues(key, key.scopes) });
   }
 
-  async findKeyByHash(hash: string): Promise<StoredKey | undefined> {
+  private local: LocalIndex | undefined;
+  /** Keys read from the local index, by hash, valid while its keys stamp is `cachedAt`. */
+  private readonly cache = new Map<string, StoredKey>();
+  private cachedAt = -1;
+
+  /**
+   * From now on a key is found in the local index, which its follower keeps current (a revocation made
+   * anywhere is seen within its round); a hash it does not hold (a key made a moment ago) is asked of
+   * PostgreSQL.
+   */
+  serveFrom(index: LocalIndex): void {
+    this.local = index;
+  }
+
+  findKeyByHash(hash: string): MaybePromise<StoredKey | undefined> {
+    const local = this.local;
+    if (local?.ready()) {
+      const stamp = local.keysStamp();
+      if (stamp !== this.cachedAt) {
+        this.cache.clear();
+        this.cachedAt = stamp;
+      }
+      const cached = this.cache.get(hash);
+      if (cached) return cached;
+      const held = local.key(hash);
+      if (held) {
+        if (this.cache.size >= KEY_CACHE_LIMIT) this.cache.clear();
+        this.cache.set(hash, held);
+        return held;
+      }
+    }
+    return this.findInStore(hash);
+  }
+
+  private async findInStore(hash: string): Promise<StoredKey | undefined> {
     const { rows } = await query<KeyRow>(this.replica, {
       name: 'enrich_key_by_hash_or_previous',
       text: BY_HASH_OR_PREVIOUS,

@@ -6,6 +6,7 @@ import type { Person } from '../../schemas/person.js';
 import { minutesTable } from '../sql/minutes.js';
 import { SESSIONS_TABLE } from '../sql/sessions.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
+import { CHANGES_CHANNEL } from './changes.js';
 import { fillSearchRows } from './search-writes.js';
 import { WEBHOOKS_MIGRATION } from './webhooks.js';
 
@@ -361,6 +362,30 @@ CREATE INDEX lists_expires ON lists (expires_at);
 `,
   },
   { version: 17, name: "the console's sessions", sql: SESSIONS_TABLE },
+  {
+    version: 18,
+    name: "the store's id and keys version, for servers' local indexes",
+    // A server's local index (src/store/local) is of one store: its id tells another database's apart. Every
+    // write of the keys tables bumps keys_version and wakes the followers on the change log's channel.
+    sql: `
+CREATE TABLE store_meta (
+  only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+  store_id text NOT NULL,
+  keys_version bigint NOT NULL DEFAULT 0
+);
+INSERT INTO store_meta (store_id) VALUES (md5(random()::text || clock_timestamp()::text || pg_backend_pid()));
+CREATE FUNCTION enrich_keys_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE store_meta SET keys_version = keys_version + 1;
+  PERFORM pg_notify('${CHANGES_CHANNEL}', '');
+  RETURN NULL;
+END $$;
+CREATE TRIGGER api_keys_changed AFTER INSERT OR UPDATE OR DELETE ON api_keys
+  FOR EACH STATEMENT EXECUTE FUNCTION enrich_keys_changed();
+CREATE TRIGGER retired_key_hashes_changed AFTER INSERT OR UPDATE OR DELETE ON retired_key_hashes
+  FOR EACH STATEMENT EXECUTE FUNCTION enrich_keys_changed();
+`,
+  },
 ];
 
 /** People read per round of the name-at-company fill. */

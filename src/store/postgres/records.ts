@@ -3,6 +3,8 @@
 import type pg from 'pg';
 import type { RemovalReason } from '../../changes/events.js';
 import type { Entity, IdentifierKind } from '../../vocabulary/entities.js';
+import type { LocalIndex } from '../local/local-index.js';
+import type { MaybePromise } from '../maybe-promise.js';
 import {
   noneCounted,
   type RecordStore,
@@ -45,7 +47,30 @@ export class PostgresRecords implements RecordStore {
     return rows[0];
   }
 
-  async findRecords(
+  private local: LocalIndex | undefined;
+
+  /**
+   * From now on lookups read the local index while it is in service (no query), and PostgreSQL while it
+   * is being built, or for an identifier too many records carry to list.
+   */
+  serveFrom(index: LocalIndex): void {
+    this.local = index;
+  }
+
+  findRecords(
+    entity: Entity,
+    kind: IdentifierKind | 'id',
+    value: string,
+    limit: number,
+  ): MaybePromise<ServedRecord[]> {
+    const code = kind === 'id' ? 0 : IDENTIFIER_KIND_CODES[kind];
+    return (
+      this.local?.findRecords(entity, kind, value, limit, code) ??
+      this.findInStore(entity, kind, value, limit)
+    );
+  }
+
+  private async findInStore(
     entity: Entity,
     kind: IdentifierKind | 'id',
     value: string,

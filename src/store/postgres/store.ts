@@ -1,10 +1,12 @@
 // The PostgreSQL backend: lookups on a read pool (a replica when DATABASE_READ_URL is set), writes on the
 // primary; each role in its own file here.
 import type pg from 'pg';
-import { composeStore } from '../store.js';
+import { LocalIndex } from '../local/local-index.js';
+import { composeStore, type LocalIndexStatus } from '../store.js';
 import { toStoreError } from '../unavailable.js';
 import { PostgresAccounting } from './accounting.js';
 import { PostgresChanges } from './changes.js';
+import { type FollowLog, PostgresFollower } from './follow.js';
 import { PostgresHealth } from './health.js';
 import { PostgresKeys } from './keys.js';
 import { PostgresLists } from './lists.js';
@@ -29,7 +31,30 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** Told when an idle connection fails (the server went away); the store recovers by itself. */
   onConnectionError?: (err: Error) => void;
+  /**
+   * A directory of this machine's own for the local index (a server's store): lookups and keys are then
+   * read from it, without a query, and it follows the change log (../local/local-index.ts, follow.ts).
+   */
+  localDir?: string;
 }
+
+/** Where the follower says what it does until the server gives it its logger: standard error. */
+const STDERR_LOG: FollowLog = {
+  info: (message) => process.stderr.write(`${message}\n`),
+  warn: (message) => process.stderr.write(`${message}\n`),
+};
+
+/** The writes a server's own lookups must see at once: each waits, after its commit, for the local index. */
+const FOLLOWED_WRITES = [
+  'upsert',
+  'delete',
+  'suppress',
+  'unsuppress',
+  'createKey',
+  'updateKey',
+  'revokeKey',
+  'rotateKey',
+] as const;
 
 /** Connections the searches of one process share: more searches wait their turn. */
 const SEARCH_CONNECTIONS = 4;
@@ -38,10 +63,18 @@ const SEARCH_CONNECTIONS = 4;
 function postgresStore(primary: pg.Pool, replica: pg.Pool, searches: pg.Pool, opts: PostgresStoreOptions) {
   const records = new PostgresRecords(primary, replica);
   const changes = new PostgresChanges(primary, opts.url, opts.onConnectionError);
+  const keys = new PostgresKeys(primary, replica);
+  const local = opts.localDir === undefined ? undefined : LocalIndex.open(opts.localDir);
+  const log = { ...STDERR_LOG };
+  const follower = local && new PostgresFollower(primary, changes, local, log);
+  if (local) {
+    records.serveFrom(local);
+    keys.serveFrom(local);
+  }
   const roles = {
     records,
     search: new PostgresSearch(searches),
-    keys: new PostgresKeys(primary, replica),
+    keys,
     accounting: new PostgresAccounting(primary),
     suppression: new PostgresSuppression(primary, records),
     watchlists: new PostgresWatchlists(primary),
@@ -51,12 +84,35 @@ function postgresStore(primary: pg.Pool, replica: pg.Pool, searches: pg.Pool, op
     lists: new PostgresLists(primary),
     sessions: new PostgresSessions(primary),
   };
-  return composeStore(roles, {
+  const store = composeStore(roles, {
+    /** What the local index's follower does; undefined without a local index. */
+    localStatus: (): LocalIndexStatus | undefined => follower?.status(),
+    /** Sends the follower's messages to the app's logger, once there is one. */
+    logLocalTo: (to: FollowLog): void => {
+      log.info = (message) => to.info(message);
+      log.warn = (message) => to.warn(message);
+    },
+    /** Starts following the change log into the local index (once the schema is known to be current). */
+    follow: (): void => follower?.start(),
     close: async (): Promise<void> => {
+      await follower?.close();
+      await local?.close();
       changes.close();
       await Promise.all([primary.end(), replica === primary ? undefined : replica.end(), searches.end()]);
     },
   });
+  if (follower) {
+    const writes = store as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    for (const name of FOLLOWED_WRITES) {
+      const write = writes[name]!;
+      writes[name] = async (...args) => {
+        const result = await write(...args);
+        await follower.caughtUp().catch(() => {});
+        return result;
+      };
+    }
+  }
+  return store;
 }
 
 export type PostgresStore = ReturnType<typeof postgresStore>;
@@ -83,6 +139,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Pos
     const current = await schemaVersion(primary).catch((err) => Promise.reject(toStoreError(err)));
     if (current < LATEST_POSTGRES_VERSION)
       throw new DatabaseNotMigratedError(current, LATEST_POSTGRES_VERSION);
+    store.follow();
     return store;
   } catch (err) {
     await store.close();

@@ -296,6 +296,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     quotas: () => quotaStanding(store),
     changesAppended: () => store.changesAppended(),
     webhookBacklog: () => store.deliveryBacklog(),
+    localIndex: store.localStatus && (() => store.localStatus?.()),
   });
   if (!deps.metricsElsewhere) {
     registerMetrics(app, metrics, deps.metricsToken, (req, problem) => admission.turn(req, problem));

@@ -1,5 +1,6 @@
 // Prometheus metrics: requests and latency by route and status, lookups by outcome, and the state an operator
 // is alerted on (readiness, the accounting journal, quotas nearly spent; docs/prometheus/alerts.yml).
+
 import {
   type Aggregator,
   Counter,
@@ -8,6 +9,7 @@ import {
   type MetricValueWithName,
   Registry,
 } from 'prom-client';
+import type { LocalIndexStatus } from './store/store.js';
 
 type MetricValue = MetricValueWithName<string>;
 
@@ -156,6 +158,8 @@ export interface ServiceState {
   changesAppended?(): ReadonlyMap<string, number>;
   /** Webhook deliveries owed to enabled endpoints, and when the oldest was made (ISO; null: none). */
   webhookBacklog?(): Promise<{ pending: number; oldest: string | null }>;
+  /** A PostgreSQL server's local index: its follower's state (src/store/postgres/follow.ts). */
+  localIndex?(): LocalIndexStatus | undefined;
 }
 
 /**
@@ -173,6 +177,33 @@ export function observeService(metrics: Metrics, state: ServiceState): void {
     async () => one((await state.ready()) ? 1 : 0),
     'min',
   );
+  const local = state.localIndex;
+  if (local?.() !== undefined) {
+    register(
+      registry,
+      'enrich_local_index_serving',
+      '1 while lookups read the local index (built and current); 0 while it is built and they read PostgreSQL',
+      'gauge',
+      () => one(local()?.serving ? 1 : 0),
+      'min',
+    );
+    register(
+      registry,
+      'enrich_local_index_following',
+      '1 while the local index follows PostgreSQL; 0 while it cannot reach it (lookups answer from the index)',
+      'gauge',
+      () => one(local()?.problem === undefined ? 1 : 0),
+      'min',
+    );
+    register(
+      registry,
+      'enrich_local_index_applied_timestamp_seconds',
+      'Commit time of the last change the local index applied (Unix seconds; 0 before the first)',
+      'gauge',
+      () => one(Date.parse(local()?.appliedAt ?? '') / 1000 || 0),
+      'min',
+    );
+  }
   const { accounting } = state;
   if (accounting !== undefined) {
     register(

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Server, serve } from '../cluster/serve.js';
 import { PEOPLE } from '../helpers/app.js';
-import { enrich } from '../helpers/cli.js';
+import { enrich, enrichOk, writeNdjson } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/pg-database.js';
 
 /** One lookup on a fresh connection, so that consecutive lookups land on either worker. */
@@ -43,16 +43,8 @@ describe.each(BACKENDS)('on %s, the next request after another process commits',
   let server: Server;
   let token: string;
   let keyId: string;
-  const cli = (args: string[]) => {
-    const run = enrich([...args, '--db', db], env);
-    if (run.status !== 0) throw new Error(`enrich ${args.join(' ')}: ${run.stderr}`);
-    return run.stdout;
-  };
-  const ndjson = (name: string, records: object[]) => {
-    const file = join(dir, name);
-    writeFileSync(file, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
-    return file;
-  };
+  const cli = (args: string[]) => enrichOk([...args, '--db', db], env);
+  const ndjson = (name: string, records: object[]) => writeNdjson(dir, name, records);
 
   beforeAll(async () => {
     if (backend === 'postgres') {

@@ -1,5 +1,7 @@
 // Runs the real `enrich` binary (bin/enrich.js over dist/, built by `npm test`) in a child process.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ENRICH = fileURLToPath(new URL('../../bin/enrich.js', import.meta.url));
@@ -25,6 +27,20 @@ export function enrich(args: string[], env: Record<string, string> = {}, stdin?:
     ...(stdin === undefined ? {} : { input: stdin }),
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs `enrich ...args` as `enrich` does and returns its stdout; throws with its stderr when it fails. */
+export function enrichOk(args: string[], env: Record<string, string> = {}): string {
+  const run = enrich(args, env);
+  if (run.status !== 0) throw new Error(`enrich ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout;
+}
+
+/** Writes `records` as NDJSON to DIR/NAME; returns the file's path. */
+export function writeNdjson(dir: string, name: string, records: object[]): string {
+  const file = join(dir, name);
+  writeFileSync(file, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  return file;
 }
 
 /** Like `enrich`, without blocking this process: for runs that talk to a server the test itself serves. */

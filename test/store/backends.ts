@@ -80,6 +80,7 @@ export const BACKENDS: readonly ContractBackend[] = [
 
 /** The store once its local index is built and in service, so that lookups read it. */
 async function serving(store: Store): Promise<Store> {
+  store.logLocalTo?.({ info: () => {}, warn: () => {} });
   for (const deadline = Date.now() + 10_000; !store.localStatus?.()?.serving; ) {
     if (Date.now() > deadline) throw new Error('the local index was not in service within 10 s');
     await new Promise((resolve) => setTimeout(resolve, 5));

@@ -9,8 +9,7 @@ import { ENTITIES, type Entity, type IdentifierKind } from '../../vocabulary/ent
 import { fileModes, privateDir, privateFile } from '../file-modes.js';
 import type { StoredKey } from '../keys.js';
 import type { ServedRecord } from '../records.js';
-import { applyChange, type EntityDbs, encodeRow, fitsKey, served } from '../serving/entity.js';
-import { CROWDED, listedIds } from '../serving/id-lists.js';
+import { applyChange, type EntityDbs, encodeRow, fitsKey, readRecords } from '../serving/entity.js';
 import type { RecordChange, SourceRow } from '../serving/source.js';
 import { isAlive, thisWriter, type WriterId } from '../serving/writers.js';
 
@@ -179,21 +178,7 @@ export class LocalIndex {
     kindCode: number,
   ): ServedRecord[] | undefined {
     if (!this.ready()) return undefined;
-    const { records, idents } = this.dbs[entity];
-    if (kind === 'id') {
-      const found = limit > 0 && fitsKey(value) ? records.getBinaryFast(value) : undefined;
-      return found ? [served(value, found)] : [];
-    }
-    const key = `${kindCode}:${value}`;
-    const list = fitsKey(key) ? idents.get(key) : undefined;
-    if (list === undefined) return [];
-    if (list === CROWDED) return undefined;
-    const out: ServedRecord[] = [];
-    for (const id of listedIds(list, limit)) {
-      const found = records.getBinaryFast(id);
-      if (found) out.push(served(id, found));
-    }
-    return out;
+    return readRecords(this.dbs[entity], kind, value, limit, kindCode);
   }
 
   /** The key one of whose token hashes is `hash`, as held here; undefined when none is (ask the store). */

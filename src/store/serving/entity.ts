@@ -3,7 +3,7 @@
 import type { Database, RootDatabase } from 'lmdb';
 import type { Entity } from '../../vocabulary/entities.js';
 import type { ServedRecord } from '../records.js';
-import { CROWDED, MAX_LISTED, withId, withoutId } from './id-lists.js';
+import { CROWDED, listedIds, MAX_LISTED, withId, withoutId } from './id-lists.js';
 import type { IndexSource, RecordChange, SourceRow } from './source.js';
 
 export interface EntityDbs {
@@ -38,6 +38,35 @@ export function served(id: string, value: Buffer): ServedRecord {
   const body = Buffer.allocUnsafe(value.length - bodyStart);
   value.copy(body, 0, bodyStart);
   return { id, etag: value.toString('latin1', 1, etagEnd), body };
+}
+
+/**
+ * What a lookup serves for one key from an entity's part of an index: the record of an id, or the records
+ * carrying an identifier (`kindCode:value`), at most `limit`, in id order; undefined when the identifier is
+ * carried by too many records to list (read the store of record instead).
+ */
+export function readRecords(
+  { records, idents }: EntityDbs,
+  kind: string,
+  value: string,
+  limit: number,
+  kindCode: number,
+): ServedRecord[] | undefined {
+  if (kind === 'id') {
+    const found = limit > 0 && fitsKey(value) ? records.getBinaryFast(value) : undefined;
+    return found ? [served(value, found)] : [];
+  }
+  const key = `${kindCode}:${value}`;
+  // A key too long for LMDB is never put in it: nothing carries such an identifier.
+  const list = fitsKey(key) ? idents.get(key) : undefined;
+  if (list === undefined) return [];
+  if (list === CROWDED) return undefined;
+  const out: ServedRecord[] = [];
+  for (const id of listedIds(list, limit)) {
+    const found = records.getBinaryFast(id);
+    if (found) out.push(served(id, found));
+  }
+  return out;
 }
 
 /** Replaces (or removes) one record and its identifiers. */

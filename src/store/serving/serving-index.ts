@@ -7,8 +7,7 @@ import { ENTITIES, type Entity, type IdentifierKind } from '../../vocabulary/ent
 import { withCommitted } from '../committed.js';
 import { fileModes, privateFile } from '../file-modes.js';
 import type { ServedRecord } from '../records.js';
-import { applyChange, buildEntity, type EntityDbs, encodeRow, fitsKey, served } from './entity.js';
-import { CROWDED, listedIds } from './id-lists.js';
+import { applyChange, buildEntity, type EntityDbs, encodeRow, readRecords } from './entity.js';
 import type { IndexSource, RecordChange, SourceRow, WriteScope } from './source.js';
 import { isAlive, thisWriter, type WriterId } from './writers.js';
 
@@ -164,22 +163,7 @@ export class ServingIndex {
     limit: number,
   ): ServedRecord[] | undefined {
     if (!this.ready(entity)) return undefined;
-    const { records, idents } = this.dbs[entity];
-    if (kind === 'id') {
-      const found = limit > 0 && fitsKey(value) ? records.getBinaryFast(value) : undefined;
-      return found ? [served(value, found)] : [];
-    }
-    const key = `${this.kindCodes[kind]}:${value}`;
-    // A key too long for LMDB is never put in it: nothing carries such an identifier.
-    const list = fitsKey(key) ? idents.get(key) : undefined;
-    if (list === undefined) return [];
-    if (list === CROWDED) return undefined;
-    const out: ServedRecord[] = [];
-    for (const id of listedIds(list, limit)) {
-      const found = records.getBinaryFast(id);
-      if (found) out.push(served(id, found));
-    }
-    return out;
+    return readRecords(this.dbs[entity], kind, value, limit, this.kindCodes[kind as IdentifierKind]);
   }
 
   /**

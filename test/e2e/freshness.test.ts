@@ -2,14 +2,14 @@
 // rotation — is what the very next request to a running server sees, on every worker.
 
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Server, serve } from '../cluster/serve.js';
 import { PEOPLE } from '../helpers/app.js';
-import { enrich, enrichOk, writeNdjson } from '../helpers/cli.js';
+import { enrichOk, writeNdjson } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/pg-database.js';
 
 /** One lookup on a fresh connection, so that consecutive lookups land on either worker. */

@@ -34,6 +34,7 @@ const { values: v } = parseArgs({
     connections: { type: 'string', default: '32' },
     writes: { type: 'string', default: '100' },
     sample: { type: 'string', default: '20000' },
+    'build-only': { type: 'boolean', default: false },
   },
 });
 const people = Number(v.people);
@@ -87,19 +88,40 @@ async function transactions(): Promise<number> {
 
 const duSync = (dir: string) => Number(execFileSync('du', ['-sb', dir]).toString().split('\t')[0]);
 
-try {
+/** Generates the set and imports it into PostgreSQL; the data files and the SQLite file to use. */
+async function prepare() {
   say(`built ${await build()}`);
   const files = { people: path.join(work, 'people.ndjson'), companies: path.join(work, 'companies.ndjson') };
   say(`generating ${people} people and ${companies} companies`);
   await generate(work, { people, companies, seed: 42 }, 30 * 60_000);
   const db = path.join(work, 'enrich.db');
-  say('importing into SQLite and into PostgreSQL');
-  await importFile('people', files.people, db, people);
-  await importFile('companies', files.companies, db, companies);
   await migrate(database.url);
   const env = { DATABASE_URL: database.url };
+  say('importing into PostgreSQL');
   await importFile('people', files.people, '', people, env);
   await importFile('companies', files.companies, '', companies, env);
+  return { files, db, env };
+}
+
+/** --build-only: how long a new server's local index takes to build, and its size. */
+async function buildOnly(): Promise<void> {
+  const started = performance.now();
+  const server = await serve('', { workers: 1, env: pgEnv(1) });
+  running.push(server);
+  const seconds = await untilServing(server.origin, started);
+  const bytes = duSync(path.join(work, 'local-1'));
+  process.stdout.write(
+    `A new server's local index at ${people} people and ${companies} companies: in service ${seconds.toFixed(1)} s ` +
+      `after start; ${(bytes / 1e6).toFixed(0)} MB on disk; server peak RSS ` +
+      `${(treePeakRssBytes(server.child.pid) / 1e6).toFixed(0)} MB\n`,
+  );
+}
+
+/** Every lookup kind against SQLite and PostgreSQL, transactions per lookup, and freshness across three servers. */
+async function compare({ files, db, env }: Awaited<ReturnType<typeof prepare>>): Promise<void> {
+  say('importing into SQLite');
+  await importFile('people', files.people, db, people);
+  await importFile('companies', files.companies, db, companies);
   const sqliteToken = await createBenchKey(db);
   const pgToken = await createBenchKey('', env);
 
@@ -207,6 +229,12 @@ try {
     `A new server's local index: built and in service ${buildSeconds.toFixed(1)} s after start; ${(localBytes / 1e6).toFixed(0)} MB on disk (${(((localBytes / people) * 1e6) / 1e9).toFixed(2)} GB per million people); PostgreSQL database ${(databaseBytes / 1e6).toFixed(0)} MB; server peak RSS ${(treePeakRssBytes(first.child.pid) / 1e6).toFixed(0)} MB`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
+}
+
+try {
+  const prepared = await prepare();
+  if (v['build-only']) await buildOnly();
+  else await compare(prepared);
 } finally {
   for (const server of running) await server.child.stop();
   await database.drop();

@@ -33,22 +33,8 @@ export interface FollowLog {
   warn(message: string): void;
 }
 
-/** A record as PostgreSQL lists it for the index: its identifiers as `'<kind code>:<value>'` keys. */
-interface RecordRow {
-  id: string;
-  etag: string;
-  body: string;
-  idents: string[];
-}
-
-/** The identifier list of a row as the index keeps it: `[[kind code, value], …]`. */
-function sourceRow(row: RecordRow): SourceRow {
-  const idents = row.idents.map((key) => {
-    const colon = key.indexOf(':');
-    return [Number(key.slice(0, colon)), key.slice(colon + 1)];
-  });
-  return { id: row.id, etag: row.etag, body: row.body, idents: JSON.stringify(idents) };
-}
+/** The columns of a record as the index keeps it: its identifiers as a JSON array of `'<kind>:<value>'` keys. */
+const ROW_COLUMNS = 'id, etag, body, array_to_json(idents)::text AS idents';
 
 /** The record an event is about: each event names one person or one company. */
 function eventRecord(event: LoggedEvent): { entity: Entity; id: string } | undefined {
@@ -62,6 +48,26 @@ const STORE_META = 'SELECT store_id, keys_version::text AS keys_version FROM sto
 /** The log's last entry, and the highest number its sequence ever gave (entries pruned since included). */
 const LOG_MARKS = `SELECT coalesce(max(seq), 0)::text AS last,
   coalesce(pg_sequence_last_value('change_log_seq_seq'::regclass), 0)::text AS high FROM change_log`;
+
+/**
+ * Reads a cursor to its end, `page` rows a FETCH, each page given to `use`; the next FETCH is sent before
+ * a page is used, so that PostgreSQL reads while the page is written. Closes the cursor.
+ */
+async function fetchAll<R extends pg.QueryResultRow>(
+  client: pg.PoolClient,
+  cursor: string,
+  page: number,
+  use: (rows: R[]) => void,
+): Promise<void> {
+  const fetch = () => client.query<R>(`FETCH ${page} FROM ${cursor}`);
+  for (let next = fetch(); ; ) {
+    const { rows } = await next;
+    if (rows.length === 0) break;
+    next = fetch();
+    use(rows);
+  }
+  await client.query(`CLOSE ${cursor}`);
+}
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const yieldToLookups = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -201,12 +207,12 @@ export class PostgresFollower {
     for (const entity of ENTITIES) {
       const ids = [...named[entity]];
       if (ids.length === 0) continue;
-      const { rows } = await query<RecordRow>(this.primary, {
+      const { rows } = await query<SourceRow>(this.primary, {
         name: `enrich_local_${entity}_rows`,
-        text: `SELECT id, etag, body, idents FROM ${ENTITY_TABLES[entity].records} WHERE id = ANY($1::text[])`,
+        text: `SELECT ${ROW_COLUMNS} FROM ${ENTITY_TABLES[entity].records} WHERE id = ANY($1::text[])`,
         values: [ids],
       });
-      const found = new Map(rows.map((row) => [row.id, sourceRow(row)]));
+      const found = new Map(rows.map((row) => [row.id, row]));
       for (const id of ids) changes.push({ entity, id, row: found.get(id) });
     }
     for (let at = 0; ; at += APPLY_CHUNK) {
@@ -266,14 +272,9 @@ export class PostgresFollower {
   private async copyRecords(client: pg.PoolClient, entity: Entity): Promise<void> {
     await client.query(
       `DECLARE local_records NO SCROLL CURSOR FOR
-       SELECT id, etag, body, idents FROM ${ENTITY_TABLES[entity].records} ORDER BY id`,
+       SELECT ${ROW_COLUMNS} FROM ${ENTITY_TABLES[entity].records} ORDER BY id`,
     );
-    for (;;) {
-      const { rows } = await client.query<RecordRow>(`FETCH ${RECORD_PAGE} FROM local_records`);
-      if (rows.length === 0) break;
-      this.index.putRecords(entity, rows.map(sourceRow));
-    }
-    await client.query('CLOSE local_records');
+    await fetchAll<SourceRow>(client, 'local_records', RECORD_PAGE, (rows) => this.index.putRecords(entity, rows));
   }
 
   /** Each identifier's ids, in id order, as one list (CROWDED past MAX_LISTED). */
@@ -290,11 +291,7 @@ export class PostgresFollower {
     const close = () => {
       if (key !== undefined) lists.push([key, ids.length > MAX_LISTED ? CROWDED : ids.join('\n')]);
     };
-    for (;;) {
-      const { rows } = await client.query<{ kind: number; value: string; id: string }>(
-        `FETCH ${IDENT_PAGE} FROM local_idents`,
-      );
-      if (rows.length === 0) break;
+    await fetchAll<{ kind: number; value: string; id: string }>(client, 'local_idents', IDENT_PAGE, (rows) => {
       for (const row of rows) {
         const next = `${row.kind}:${row.value}`;
         if (next !== key) {
@@ -306,10 +303,9 @@ export class PostgresFollower {
       }
       this.index.putIdentLists(entity, lists);
       lists = [];
-    }
+    });
     close();
     this.index.putIdentLists(entity, lists);
-    await client.query('CLOSE local_idents');
   }
 
   /**

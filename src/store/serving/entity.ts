@@ -23,9 +23,14 @@ export const MAX_KEY_BYTES = 1978;
 export const fitsKey = (key: string) =>
   key.length * 3 <= MAX_KEY_BYTES || Buffer.byteLength(key) <= MAX_KEY_BYTES;
 
-/** The index keys of an identifier list: `<kind code>:<value>`, those that fit. */
+/**
+ * The index keys of an identifier list, those that fit: a JSON array of `[kind code, value]` pairs (as
+ * SQLite's rows give it) or of `'<kind code>:<value>'` keys (as PostgreSQL's `idents` column holds them).
+ */
 const identKeys = (idents: string) =>
-  (JSON.parse(idents) as Array<[number, string]>).map(([kind, value]) => `${kind}:${value}`).filter(fitsKey);
+  (JSON.parse(idents) as Array<[number, string] | string>)
+    .map((ident) => (typeof ident === 'string' ? ident : `${ident[0]}:${ident[1]}`))
+    .filter(fitsKey);
 
 /**
  * The record a value holds. `value` is lmdb's shared read buffer (getBinaryFast: no allocation), valid

@@ -1,7 +1,10 @@
 // What the serving index follows: the store of record's rows, the changes a write made, and how to read it.
 import type { Entity } from '../../vocabulary/entities.js';
 
-/** A record as the store of record holds it: `idents` is its identifier list, `[[kind code, value], …]`. */
+/**
+ * A record as the store of record holds it: `idents` is its identifier list, JSON: `[[kind code, value], …]`
+ * (SQLite) or `["<kind code>:<value>", …]` (PostgreSQL's `idents` column).
+ */
 export interface SourceRow {
   id: string;
   etag: string;

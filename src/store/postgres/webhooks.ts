@@ -136,13 +136,15 @@ UPDATE webhook_deliveries d SET attempts = d.attempts || jsonb_build_array(a.att
 FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[]) AS a(seq, attempt, status, next)
 WHERE d.seq = a.seq`;
 
-/** Endpoints' health after a run of attempts (see HealthChange). */
+/** Endpoints' health after a run of attempts (see HealthChange), written where it changes. */
 const HEALTH = `
 UPDATE webhook_endpoints e SET
   failing_since = CASE WHEN h.reset THEN h.failing_from ELSE coalesce(e.failing_since, h.failing_from) END,
   disabled_reason = coalesce(e.disabled_reason, h.disable)
 FROM unnest($1::text[], $2::boolean[], $3::timestamptz[], $4::text[]) AS h(id, reset, failing_from, disable)
-WHERE e.id = h.id`;
+WHERE e.id = h.id AND (e.disabled_reason IS DISTINCT FROM coalesce(e.disabled_reason, h.disable)
+  OR e.failing_since IS DISTINCT FROM
+    CASE WHEN h.reset THEN h.failing_from ELSE coalesce(e.failing_since, h.failing_from) END)`;
 
 export class PostgresWebhooks implements WebhookStore {
   constructor(private readonly primary: pg.Pool) {}

@@ -129,9 +129,12 @@ function prepare(db: Database.Database) {
     attempt:
       db.prepare(`UPDATE webhook_deliveries SET attempts = json_insert(attempts, '$[#]', json(@attempt)),
       status = @status, next_attempt_at = @next, lease_until = NULL WHERE seq = @seq`),
+    // Only when it changes something: a healthy endpoint's row is not written at every batch of attempts.
     health: db.prepare(`UPDATE webhook_endpoints SET
       failing_since = CASE WHEN @reset THEN @failing_from ELSE coalesce(failing_since, @failing_from) END,
-      disabled_reason = coalesce(disabled_reason, @disable) WHERE id = @endpoint_id`),
+      disabled_reason = coalesce(disabled_reason, @disable)
+      WHERE id = @endpoint_id AND (failing_since IS NOT CASE WHEN @reset THEN @failing_from
+        ELSE coalesce(failing_since, @failing_from) END OR disabled_reason IS NOT coalesce(disabled_reason, @disable))`),
     deliveries: db.prepare<[Record<string, unknown>], DeliveryRow>(`SELECT ${DELIVERY_COLUMNS}
       FROM webhook_deliveries WHERE endpoint_id = @endpoint AND seq > @after
         AND (@status IS NULL OR status = @status) ORDER BY seq LIMIT @limit`),

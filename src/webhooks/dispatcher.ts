@@ -103,7 +103,8 @@ export class WebhookDispatcher {
       const read = this.readWanted && !this.closed;
       this.readWanted = false;
       this.turnWanted = false;
-      if (read) await this.enqueue();
+      // A page at a time, attempts started between pages: a large commit's first events go out at once.
+      if (read && (await this.enqueuePage())) this.readWanted = true;
       await this.record();
       await this.startDue();
     }
@@ -111,26 +112,29 @@ export class WebhookDispatcher {
 
   /** Moves the cursor through the log, recording each page's deliveries with it. */
   async enqueue(): Promise<void> {
+    while (await this.enqueuePage());
+  }
+
+  /** Moves the cursor over one page of the log, recording its deliveries with it; true when more may follow. */
+  private async enqueuePage(): Promise<boolean> {
     const { store, changes, watchlists } = this.options;
-    for (;;) {
-      const cursor = await store.dispatchCursor();
-      const endpoints = (await store.listEndpoints()).filter((e) => !e.disabled);
-      // Nobody is owed what came before the earliest endpoint: the cursor skips it unread.
-      const floor =
-        endpoints.length === 0
-          ? (await changes.changeBounds()).last
-          : Math.min(...endpoints.map((e) => e.after_seq));
-      if (floor > cursor) {
-        await store.enqueueDeliveries(cursor, floor, []);
-        continue;
-      }
-      const events = await changes.readChanges(cursor, PAGE);
-      if (events.length === 0) return;
-      const deliveries = await planDeliveries(events, endpoints, watchlists);
-      // Another process may have moved the cursor meanwhile: then its deliveries stand, and we read on.
-      await store.enqueueDeliveries(cursor, events.at(-1)!.seq, deliveries);
-      if (events.length < PAGE) return;
+    const cursor = await store.dispatchCursor();
+    const endpoints = (await store.listEndpoints()).filter((e) => !e.disabled);
+    // Nobody is owed what came before the earliest endpoint: the cursor skips it unread.
+    const floor =
+      endpoints.length === 0
+        ? (await changes.changeBounds()).last
+        : Math.min(...endpoints.map((e) => e.after_seq));
+    if (floor > cursor) {
+      await store.enqueueDeliveries(cursor, floor, []);
+      return true;
     }
+    const events = await changes.readChanges(cursor, PAGE);
+    if (events.length === 0) return false;
+    const deliveries = await planDeliveries(events, endpoints, watchlists);
+    // Another process may have moved the cursor meanwhile: then its deliveries stand, and we read on.
+    await store.enqueueDeliveries(cursor, events.at(-1)!.seq, deliveries);
+    return events.length === PAGE;
   }
 
   /**

@@ -129,19 +129,21 @@ WITH rooms AS (
 UPDATE webhook_deliveries d SET lease_until = $2 FROM chosen WHERE d.seq = chosen.seq
 RETURNING d.seq, d.endpoint_id, d.event_id, d.event_type, d.body, jsonb_array_length(d.attempts) AS attempts`;
 
-/** Attempts appended to their deliveries, each ending its lease and setting its outcome. */
+/**
+ * In one statement (so in one transaction): attempts appended to their deliveries, each ending its lease and
+ * setting its outcome; then the endpoints' health after them (see HealthChange), written where it changes.
+ */
 const RECORD = `
-UPDATE webhook_deliveries d SET attempts = d.attempts || jsonb_build_array(a.attempt::jsonb),
-  status = a.status, next_attempt_at = a.next, lease_until = NULL
-FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[]) AS a(seq, attempt, status, next)
-WHERE d.seq = a.seq`;
-
-/** Endpoints' health after a run of attempts (see HealthChange), written where it changes. */
-const HEALTH = `
+WITH recorded AS (
+  UPDATE webhook_deliveries d SET attempts = d.attempts || jsonb_build_array(a.attempt::jsonb),
+    status = a.status, next_attempt_at = a.next, lease_until = NULL
+  FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[]) AS a(seq, attempt, status, next)
+  WHERE d.seq = a.seq
+)
 UPDATE webhook_endpoints e SET
   failing_since = CASE WHEN h.reset THEN h.failing_from ELSE coalesce(e.failing_since, h.failing_from) END,
   disabled_reason = coalesce(e.disabled_reason, h.disable)
-FROM unnest($1::text[], $2::boolean[], $3::timestamptz[], $4::text[]) AS h(id, reset, failing_from, disable)
+FROM unnest($5::text[], $6::boolean[], $7::timestamptz[], $8::text[]) AS h(id, reset, failing_from, disable)
 WHERE e.id = h.id AND (e.disabled_reason IS DISTINCT FROM coalesce(e.disabled_reason, h.disable)
   OR e.failing_since IS DISTINCT FROM
     CASE WHEN h.reset THEN h.failing_from ELSE coalesce(e.failing_since, h.failing_from) END)`;
@@ -284,27 +286,18 @@ export class PostgresWebhooks implements WebhookStore {
   async recordAttempts(records: readonly AttemptRecord[]): Promise<void> {
     if (records.length === 0) return;
     const health = healthChanges(records);
-    await inTransaction(this.primary, async (client) => {
-      await client.query({
-        text: RECORD,
-        values: [
-          records.map((r) => deliverySeq(r.delivery.id)),
-          records.map((r) => JSON.stringify(r.attempt)),
-          records.map((r) => r.outcome.status),
-          records.map((r) =>
-            r.outcome.status === 'pending' ? r.outcome.next_attempt_at.toISOString() : null,
-          ),
-        ],
-      });
-      await client.query({
-        text: HEALTH,
-        values: [
-          health.map((h) => h.endpoint_id),
-          health.map((h) => h.reset),
-          health.map((h) => h.failing_from),
-          health.map((h) => h.disable),
-        ],
-      });
+    await query(this.primary, {
+      text: RECORD,
+      values: [
+        records.map((r) => deliverySeq(r.delivery.id)),
+        records.map((r) => JSON.stringify(r.attempt)),
+        records.map((r) => r.outcome.status),
+        records.map((r) => (r.outcome.status === 'pending' ? r.outcome.next_attempt_at.toISOString() : null)),
+        health.map((h) => h.endpoint_id),
+        health.map((h) => h.reset),
+        health.map((h) => h.failing_from),
+        health.map((h) => h.disable),
+      ],
     });
   }
 

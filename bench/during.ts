@@ -105,7 +105,7 @@ export async function measureDuring(
     body: JSON.stringify({ url: receiver.url, types, description: 'bench' }),
   });
   if (created.status !== 201) throw new Error(`POST /v1/webhooks: ${created.status} ${await created.text()}`);
-  const endpoint = ((await created.json()) as { id: string }).id;
+  const { endpoint } = (await created.json()) as { endpoint: { id: string } };
   const runs: DuringRun[] = [];
   try {
     for (let run = 1; run <= o.runs; run++) {
@@ -148,8 +148,14 @@ export async function measureDuring(
       runs.push(result);
     }
   } finally {
-    await fetch(`${origin}/v1/webhooks/${endpoint}`, { method: 'DELETE', headers }).catch(() => undefined);
     receiver.close();
+    // Without a content-type: a DELETE whose missing body is said to be JSON is refused (400).
+    const { authorization } = headers;
+    const removed = await fetch(`${origin}/v1/webhooks/${endpoint.id}`, {
+      method: 'DELETE',
+      headers: { authorization },
+    });
+    if (removed.status !== 204) say(`DELETE /v1/webhooks/${endpoint.id}: ${removed.status}`);
   }
   return runs;
 }

@@ -88,6 +88,46 @@ export type AttemptOutcome =
 /** What an attempt tells of its endpoint: it works, it fails, or it is to be disabled for a reason. */
 export type EndpointHealth = 'succeeded' | 'failed' | DisabledReason;
 
+/** One attempt at a claimed delivery, judged: what `recordAttempts` keeps. */
+export interface AttemptRecord {
+  delivery: ClaimedDelivery;
+  attempt: DeliveryAttempt;
+  outcome: AttemptOutcome;
+  health: EndpointHealth;
+}
+
+/**
+ * What a run of attempts, in the order they ended, does to one endpoint: `reset` (one succeeded) makes its
+ * failures start at `failingFrom` (the first failure after the last success, or none); otherwise they start
+ * at the earlier of theirs and `failingFrom`. `disable`: the first reason to disable it, if any.
+ */
+export interface HealthChange {
+  endpoint_id: string;
+  reset: boolean;
+  failing_from: string | null;
+  disable: DisabledReason | null;
+}
+
+/** The endpoints' health after `records`, one change an endpoint: as if each attempt were recorded in turn. */
+export function healthChanges(records: readonly AttemptRecord[]): HealthChange[] {
+  const changes = new Map<string, HealthChange>();
+  for (const { delivery, attempt, health } of records) {
+    let change = changes.get(delivery.endpoint_id);
+    if (!change) {
+      change = { endpoint_id: delivery.endpoint_id, reset: false, failing_from: null, disable: null };
+      changes.set(delivery.endpoint_id, change);
+    }
+    if (health === 'succeeded') {
+      change.reset = true;
+      change.failing_from = null;
+    } else {
+      change.failing_from ??= attempt.at;
+      if (health !== 'failed') change.disable ??= health;
+    }
+  }
+  return [...changes.values()];
+}
+
 export interface DeliveryFilter {
   status?: DeliveryStatus;
   /** Deliveries made after this one (its id), oldest first. */
@@ -118,7 +158,9 @@ export interface WebhookStore {
   addDelivery(delivery: NewDelivery, now: Date, leaseUntil?: Date): Promise<ClaimedDelivery>;
   /**
    * Leases up to `limit` due, unleased, pending deliveries of enabled endpoints until `leaseUntil`, oldest
-   * first, at most `perEndpoint` leased per endpoint at once; two processes never lease the same one.
+   * first, at most `perEndpoint` leased per endpoint at once; two processes never lease the same one. When
+   * `limit` binds, every endpoint gets its oldest before any gets its second (no endpoint crowds out another).
+   * Listed oldest first.
    */
   claimDeliveries(
     now: Date,
@@ -126,18 +168,32 @@ export interface WebhookStore {
     limit: number,
     perEndpoint: number,
   ): Promise<ClaimedDelivery[]>;
-  /** Appends an attempt to a delivery, ends its lease, sets its outcome and its endpoint's health. */
-  recordAttempt(
-    delivery: ClaimedDelivery,
-    attempt: DeliveryAttempt,
-    outcome: AttemptOutcome,
-    health: EndpointHealth,
-  ): Promise<void>;
+  /** Endpoints by id, those that exist: what the deliveries just claimed go to, as they are now. */
+  getEndpoints(ids: readonly string[]): Promise<StoredEndpoint[]>;
+  /**
+   * In one transaction, per record: appends the attempt to its delivery, ends its lease and sets its outcome;
+   * then each endpoint's health as if the records were kept one by one, in the order given.
+   */
+  recordAttempts(records: readonly AttemptRecord[]): Promise<void>;
   listDeliveries(endpointId: string, filter: DeliveryFilter): Promise<Delivery[]>;
   /** Makes a delivery pending and due at `now` again; false when the endpoint has no such delivery. */
   retryDelivery(endpointId: string, deliveryId: string, now: Date): Promise<boolean>;
   /** Pending deliveries of enabled endpoints, and when the oldest of them was made. */
   deliveryBacklog(): Promise<{ pending: number; oldest: string | null }>;
+}
+
+/**
+ * Of each endpoint's due deliveries (numbers, oldest first), up to `limit` in all: every endpoint's oldest
+ * before any endpoint's second, and so on. Oldest first.
+ */
+export function oldestOfEachFirst(due: readonly (readonly number[])[], limit: number): number[] {
+  const chosen: number[] = [];
+  for (let rank = 0; chosen.length < limit; rank++) {
+    const these = due.filter((seqs) => rank < seqs.length).map((seqs) => seqs[rank]!);
+    if (these.length === 0) break;
+    chosen.push(...these.sort((a, b) => a - b).slice(0, limit - chosen.length));
+  }
+  return chosen.sort((a, b) => a - b);
 }
 
 /** The public id of the delivery numbered `seq`. */

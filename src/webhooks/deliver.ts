@@ -1,5 +1,12 @@
-// One attempt at one claimed delivery: signed, posted, judged and recorded.
-import type { ClaimedDelivery, DeliveryAttempt, StoredEndpoint, WebhookStore } from '../store/webhooks.js';
+// One attempt at one claimed delivery: signed, posted, judged, and recorded (at once, or by the dispatcher
+// with others in one transaction).
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  DeliveryAttempt,
+  StoredEndpoint,
+  WebhookStore,
+} from '../store/webhooks.js';
 import type { Poster } from './post.js';
 import { judgeAttempt } from './schedule.js';
 import { signedHeaders, signingSecrets } from './sign.js';
@@ -9,16 +16,16 @@ export interface Delivering {
   store: WebhookStore;
   poster: Poster;
   schedule: readonly number[];
-  /** Told of each attempt's outcome: delivered, retrying, failed (metrics). */
+  /** Told of each attempt's outcome once it is recorded: delivered, retrying, failed (metrics). */
   onOutcome?: (outcome: 'delivered' | 'retrying' | 'failed') => void;
 }
 
-/** Attempts `delivery` to `endpoint` once and records the attempt; the attempt is returned. */
-export async function attemptDelivery(
-  delivering: Delivering,
+/** Attempts `delivery` to `endpoint` once and judges the answer; nothing is recorded. */
+export async function tryDelivery(
+  delivering: Pick<Delivering, 'poster' | 'schedule'>,
   endpoint: StoredEndpoint,
   delivery: ClaimedDelivery,
-): Promise<DeliveryAttempt> {
+): Promise<AttemptRecord> {
   const now = new Date();
   const timestamp = Math.floor(now.getTime() / 1000);
   const secrets = signingSecrets(endpoint, now);
@@ -31,8 +38,27 @@ export async function attemptDelivery(
     new Date(),
     endpoint.failing_since,
   );
-  await delivering.store.recordAttempt(delivery, attempt, judged.outcome, judged.health);
-  const { status } = judged.outcome;
-  delivering.onOutcome?.(status === 'pending' ? 'retrying' : status);
-  return attempt;
+  return { delivery, attempt, ...judged };
+}
+
+/** Records attempts in one transaction, then tells of their outcomes. */
+export async function recordAttempts(
+  delivering: Delivering,
+  records: readonly AttemptRecord[],
+): Promise<void> {
+  await delivering.store.recordAttempts(records);
+  for (const { outcome } of records) {
+    delivering.onOutcome?.(outcome.status === 'pending' ? 'retrying' : outcome.status);
+  }
+}
+
+/** Attempts `delivery` to `endpoint` once and records the attempt; the attempt is returned. */
+export async function attemptDelivery(
+  delivering: Delivering,
+  endpoint: StoredEndpoint,
+  delivery: ClaimedDelivery,
+): Promise<DeliveryAttempt> {
+  const record = await tryDelivery(delivering, endpoint, delivery);
+  await recordAttempts(delivering, [record]);
+  return record.attempt;
 }

@@ -10,9 +10,11 @@ export interface DispatchThreadInput {
   settings: DispatchSettings;
 }
 
-/** An attempt's outcome, or a failure to log. */
+type Outcome = 'delivered' | 'retrying' | 'failed';
+
+/** Attempts' outcomes (those recorded together, in one message), or a failure to log. */
 export type FromDispatchThread =
-  | { outcome: 'delivered' | 'retrying' | 'failed' }
+  | { outcomes: Outcome[] }
   | { error: { message: string; stack?: string | undefined } };
 
 const port = parentPort!;
@@ -29,10 +31,18 @@ async function run() {
   lowerThisThread();
   // A connection that writes no records: no serving index of its own.
   const store = await openStore({ ...location, servingIndex: false, localDir: undefined });
+  // Outcomes told in one message a turn of this thread's loop, not one an attempt.
+  let outcomes: Outcome[] = [];
+  const tell = () => {
+    port.postMessage({ outcomes } satisfies FromDispatchThread);
+    outcomes = [];
+  };
   const dispatcher = startDispatch(
     settings,
     store,
-    (outcome) => port.postMessage({ outcome } satisfies FromDispatchThread),
+    (outcome) => {
+      if (outcomes.push(outcome) === 1) setImmediate(tell);
+    },
     report,
   );
   port.on('message', (message: 'wake' | 'close') => {

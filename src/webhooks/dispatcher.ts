@@ -1,11 +1,13 @@
 // The server's webhook dispatcher: turns the change log into deliveries by a cursor kept in the store, and
 // attempts the due ones, at most 10 at once per endpoint and a bounded number in all, never in a request's
-// way. Killed at any point, it loses nothing: the cursor moves in the transaction that records deliveries,
-// and a delivery claimed by a process that died is claimed again when its lease ends.
+// way. Attempts that end together are recorded together, and as many claimed in their place at once.
+// Killed at any point, it loses nothing: the cursor moves in the transaction that records deliveries, and a
+// delivery claimed by a process that died (its attempt made or not, recorded or not) is claimed again when
+// its lease ends.
 import type { WatchedLookup } from '../changes/watch.js';
 import type { ChangeStore } from '../store/changes.js';
-import type { ClaimedDelivery, StoredEndpoint } from '../store/webhooks.js';
-import { attemptDelivery, type Delivering } from './deliver.js';
+import type { AttemptRecord, ClaimedDelivery, StoredEndpoint } from '../store/webhooks.js';
+import { type Delivering, recordAttempts, tryDelivery } from './deliver.js';
 import { planDeliveries } from './plan.js';
 import { ATTEMPT_TIMEOUT_MS } from './post.js';
 
@@ -32,11 +34,17 @@ export class WebhookDispatcher {
     Pick<DispatcherOptions, 'perEndpoint' | 'inFlight' | 'leaseMs' | 'pollMs'>
   > &
     DispatcherOptions;
+  /** Attempts under way. */
   private readonly running = new Set<Promise<void>>();
+  /** Attempts made and judged, not yet recorded: their deliveries stay leased until they are. */
+  private readonly ended: AttemptRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
   private stopWatching: (() => void) | undefined;
   private pumping: Promise<void> | undefined;
-  private again = false;
+  /** The log may have grown: read it before the next turn. */
+  private readWanted = false;
+  /** An attempt ended: record it, and claim what is due in its place. */
+  private turnWanted = false;
   private closed = false;
 
   constructor(options: DispatcherOptions) {
@@ -57,22 +65,10 @@ export class WebhookDispatcher {
     this.wake();
   }
 
-  /** Dispatches soon; a wake-up during a round makes one more round after it. */
+  /** Reads the log's new events, then records what ended and starts what is due, soon. */
   wake(): void {
-    if (this.closed) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = this.round()
-      .catch((error: unknown) => this.options.onError?.(error))
-      .finally(() => {
-        this.pumping = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.readWanted = true;
+    this.pump();
   }
 
   /** Stops claiming; attempts under way finish (each within its timeout) and are recorded. */
@@ -82,36 +78,77 @@ export class WebhookDispatcher {
     this.stopWatching?.();
     await this.pumping;
     await Promise.all(this.running);
+    while (this.pumping) await this.pumping;
+    await this.record();
     this.options.poster.close();
   }
 
-  /** One round: the log's new events made deliveries, then the due deliveries started. */
-  private async round(): Promise<void> {
-    await this.enqueue();
-    await this.startDue();
+  /**
+   * Turns until nothing is wanted. Deferred to the loop's next turn, so that the attempts that end together
+   * are recorded, and their places claimed, in one transaction each: the busier, the larger the batches.
+   */
+  private pump(): void {
+    if (this.pumping) return;
+    this.pumping = new Promise((resolve) => setImmediate(resolve))
+      .then(() => this.turns())
+      .catch((error: unknown) => this.options.onError?.(error))
+      .finally(() => {
+        this.pumping = undefined;
+        if ((this.readWanted && !this.closed) || this.turnWanted) this.pump();
+      });
+  }
+
+  private async turns(): Promise<void> {
+    while ((this.readWanted && !this.closed) || this.turnWanted) {
+      const read = this.readWanted && !this.closed;
+      this.readWanted = false;
+      this.turnWanted = false;
+      // A page at a time, attempts started between pages: a large commit's first events go out at once.
+      if (read && (await this.enqueuePage())) this.readWanted = true;
+      await this.record();
+      await this.startDue();
+    }
   }
 
   /** Moves the cursor through the log, recording each page's deliveries with it. */
   async enqueue(): Promise<void> {
+    while (await this.enqueuePage());
+  }
+
+  /** Moves the cursor over one page of the log, recording its deliveries with it; true when more may follow. */
+  private async enqueuePage(): Promise<boolean> {
     const { store, changes, watchlists } = this.options;
-    for (;;) {
-      const cursor = await store.dispatchCursor();
-      const endpoints = (await store.listEndpoints()).filter((e) => !e.disabled);
-      // Nobody is owed what came before the earliest endpoint: the cursor skips it unread.
-      const floor =
-        endpoints.length === 0
-          ? (await changes.changeBounds()).last
-          : Math.min(...endpoints.map((e) => e.after_seq));
-      if (floor > cursor) {
-        await store.enqueueDeliveries(cursor, floor, []);
-        continue;
-      }
-      const events = await changes.readChanges(cursor, PAGE);
-      if (events.length === 0) return;
-      const deliveries = await planDeliveries(events, endpoints, watchlists);
-      // Another process may have moved the cursor meanwhile: then its deliveries stand, and we read on.
-      await store.enqueueDeliveries(cursor, events.at(-1)!.seq, deliveries);
-      if (events.length < PAGE) return;
+    const cursor = await store.dispatchCursor();
+    const endpoints = (await store.listEndpoints()).filter((e) => !e.disabled);
+    // Nobody is owed what came before the earliest endpoint: the cursor skips it unread.
+    const floor =
+      endpoints.length === 0
+        ? (await changes.changeBounds()).last
+        : Math.min(...endpoints.map((e) => e.after_seq));
+    if (floor > cursor) {
+      await store.enqueueDeliveries(cursor, floor, []);
+      return true;
+    }
+    const events = await changes.readChanges(cursor, PAGE);
+    if (events.length === 0) return false;
+    const deliveries = await planDeliveries(events, endpoints, watchlists);
+    // Another process may have moved the cursor meanwhile: then its deliveries stand, and we read on.
+    await store.enqueueDeliveries(cursor, events.at(-1)!.seq, deliveries);
+    return events.length === PAGE;
+  }
+
+  /**
+   * Records the attempts that ended, in one transaction. Should it fail, they are kept for the next turn;
+   * should the process die first, their leases lapse and they are attempted again, with the same webhook-id.
+   */
+  private async record(): Promise<void> {
+    if (this.ended.length === 0) return;
+    const records = this.ended.splice(0);
+    try {
+      await recordAttempts(this.options, records);
+    } catch (error) {
+      this.ended.unshift(...records);
+      throw error;
     }
   }
 
@@ -122,23 +159,24 @@ export class WebhookDispatcher {
     if (room <= 0 || this.closed) return;
     const now = new Date();
     const claimed = await store.claimDeliveries(now, new Date(now.getTime() + leaseMs), room, perEndpoint);
-    const endpoints = new Map<string, StoredEndpoint | undefined>();
+    if (claimed.length === 0) return;
+    // The endpoints as they are now, read once for all that was claimed.
+    const ids = [...new Set(claimed.map((delivery) => delivery.endpoint_id))];
+    const endpoints = new Map((await store.getEndpoints(ids)).map((e) => [e.id, e]));
     for (const delivery of claimed) {
-      if (!endpoints.has(delivery.endpoint_id)) {
-        endpoints.set(delivery.endpoint_id, await store.getEndpoint(delivery.endpoint_id));
-      }
       const endpoint = endpoints.get(delivery.endpoint_id);
       if (endpoint) this.attempt(endpoint, delivery);
     }
   }
 
   private attempt(endpoint: StoredEndpoint, delivery: ClaimedDelivery): void {
-    const running: Promise<void> = attemptDelivery(this.options, endpoint, delivery)
-      .then(() => undefined)
+    const running: Promise<void> = tryDelivery(this.options, endpoint, delivery)
+      .then((record) => void this.ended.push(record))
       .catch((error: unknown) => this.options.onError?.(error))
       .finally(() => {
         this.running.delete(running);
-        this.wake();
+        this.turnWanted = true;
+        this.pump();
       });
     this.running.add(running);
   }

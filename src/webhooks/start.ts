@@ -77,7 +77,7 @@ export function startDispatchThread(
   const start = () => {
     const worker = startWorker(import.meta.url, './dispatch-thread', input);
     worker.on('message', (message: FromDispatchThread) => {
-      if ('outcome' in message) onOutcome(message.outcome);
+      if ('outcomes' in message) for (const outcome of message.outcomes) onOutcome(outcome);
       else onError(Object.assign(new Error(message.error.message), { stack: message.error.stack }));
     });
     worker.on('error', onError);

@@ -37,12 +37,20 @@ describe('enrich webhooks', () => {
       1,
       1,
     );
-    await store.recordAttempt(
-      claimed!,
-      { at: new Date().toISOString(), status_code: 500, duration_ms: 3, error: null, response: 'down' },
-      { status: 'failed' },
-      'failed',
-    );
+    await store.recordAttempts([
+      {
+        delivery: claimed!,
+        attempt: {
+          at: new Date().toISOString(),
+          status_code: 500,
+          duration_ms: 3,
+          error: null,
+          response: 'down',
+        },
+        outcome: { status: 'failed' },
+        health: 'failed',
+      },
+    ]);
     await store.close();
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

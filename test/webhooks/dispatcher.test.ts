@@ -177,6 +177,47 @@ for (const backend of DELIVERING) {
       expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(5);
     });
 
+    it('attempts again, with the same webhook-id, what a dispatcher that died had attempted but not recorded', async () => {
+      const { store, receiver, log, dispatcher } = await setUp();
+      const endpoint = endpointAt(receiver.url);
+      await store.createEndpoint(endpoint);
+      // The first dispatcher makes its attempts, then dies before it records them: recording never ends.
+      const dying = new Proxy(store, {
+        get: (target, name) =>
+          name === 'recordAttempts'
+            ? () => new Promise<void>(() => {})
+            : ((value: unknown) => (typeof value === 'function' ? value.bind(target) : value))(
+                Reflect.get(target, name),
+              ),
+      });
+      const poster = webhookPoster({ allowPrivate: true });
+      const first = new WebhookDispatcher({
+        store: dying,
+        changes: log,
+        watchlists: store,
+        poster,
+        schedule: SHORT,
+        pollMs: 50,
+        leaseMs: 500,
+      });
+      first.start();
+      log.append(Array.from({ length: 3 }, (_, i) => jobChange(i + 1)));
+      await until(() => receiver.received.length >= 3);
+      void first.close(); // stops it claiming; its unrecorded attempts are never recorded
+      poster.close();
+      dispatcher(500).start();
+      await until(async () => (await store.deliveryBacklog()).pending === 0);
+      const ids = receiver.received.map((r) => String(r.headers['webhook-id']));
+      expect(ids).toHaveLength(6);
+      expect(ids.slice(3).sort()).toEqual(ids.slice(0, 3).sort());
+      const deliveries = await store.listDeliveries(endpoint.id, { limit: 10 });
+      expect(deliveries.map((d) => [d.status, d.attempts.length])).toEqual([
+        ['delivered', 1],
+        ['delivered', 1],
+        ['delivered', 1],
+      ]);
+    });
+
     const { openAnother } = backend;
     if (openAnother) {
       it('two dispatchers on one database attempt each event once', async () => {

@@ -3,16 +3,15 @@
 // server read it (the first to move it records the deliveries; the others find it moved and read on).
 import type pg from 'pg';
 import {
-  type AttemptOutcome,
+  type AttemptRecord,
   type ClaimedDelivery,
   type Delivery,
-  type DeliveryAttempt,
   type DeliveryFilter,
   type DisabledReason,
   deliveryId,
   deliverySeq,
   type EndpointChanges,
-  type EndpointHealth,
+  healthChanges,
   type NewDelivery,
   type StoredEndpoint,
   type WebhookStore,
@@ -107,18 +106,47 @@ const INSERT = `INSERT INTO webhook_deliveries
   RETURNING seq`;
 
 /**
- * One endpoint's oldest due deliveries, skipping those another server holds locked, leased at once. Its
- * leased ones are counted first (claims by other servers in flight may pass the bound by a few).
+ * In one statement: per enabled endpoint, its room (leased ones counted first; claims by other servers in
+ * flight may pass the bound by a few) and its oldest due deliveries up to it, skipping those another server
+ * holds locked; of those, up to $3 (every endpoint's oldest before any endpoint's second), leased.
  */
 const CLAIM = `
-WITH locked AS (
-  SELECT seq FROM webhook_deliveries
-  WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at <= $2
-    AND (lease_until IS NULL OR lease_until <= $2)
-  ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED
+WITH rooms AS (
+  SELECT e.id, $4::int - (SELECT count(*) FROM webhook_deliveries l WHERE l.endpoint_id = e.id
+    AND l.status = 'pending' AND l.lease_until > $1) AS room
+  FROM webhook_endpoints e WHERE e.disabled_reason IS NULL
+), due AS (
+  SELECT d.seq, row_number() OVER (PARTITION BY r.id ORDER BY d.seq) AS rank
+  FROM rooms r CROSS JOIN LATERAL (
+    SELECT seq FROM webhook_deliveries
+    WHERE endpoint_id = r.id AND status = 'pending' AND next_attempt_at <= $1
+      AND (lease_until IS NULL OR lease_until <= $1)
+    ORDER BY seq LIMIT least(greatest(r.room, 0), $3) FOR UPDATE SKIP LOCKED
+  ) d
+), chosen AS (
+  SELECT seq FROM due ORDER BY rank, seq LIMIT $3
 )
-UPDATE webhook_deliveries d SET lease_until = $3 FROM locked WHERE d.seq = locked.seq
+UPDATE webhook_deliveries d SET lease_until = $2 FROM chosen WHERE d.seq = chosen.seq
 RETURNING d.seq, d.endpoint_id, d.event_id, d.event_type, d.body, jsonb_array_length(d.attempts) AS attempts`;
+
+/**
+ * In one statement (so in one transaction): attempts appended to their deliveries, each ending its lease and
+ * setting its outcome; then the endpoints' health after them (see HealthChange), written where it changes.
+ */
+const RECORD = `
+WITH recorded AS (
+  UPDATE webhook_deliveries d SET attempts = d.attempts || jsonb_build_array(a.attempt::jsonb),
+    status = a.status, next_attempt_at = a.next, lease_until = NULL
+  FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[]) AS a(seq, attempt, status, next)
+  WHERE d.seq = a.seq
+)
+UPDATE webhook_endpoints e SET
+  failing_since = CASE WHEN h.reset THEN h.failing_from ELSE coalesce(e.failing_since, h.failing_from) END,
+  disabled_reason = coalesce(e.disabled_reason, h.disable)
+FROM unnest($5::text[], $6::boolean[], $7::timestamptz[], $8::text[]) AS h(id, reset, failing_from, disable)
+WHERE e.id = h.id AND (e.disabled_reason IS DISTINCT FROM coalesce(e.disabled_reason, h.disable)
+  OR e.failing_since IS DISTINCT FROM
+    CASE WHEN h.reset THEN h.failing_from ELSE coalesce(e.failing_since, h.failing_from) END)`;
 
 export class PostgresWebhooks implements WebhookStore {
   constructor(private readonly primary: pg.Pool) {}
@@ -152,6 +180,15 @@ export class PostgresWebhooks implements WebhookStore {
       values: [id],
     });
     return rows[0] && toEndpoint(rows[0]);
+  }
+
+  async getEndpoints(ids: readonly string[]): Promise<StoredEndpoint[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await query<EndpointRow>(this.primary, {
+      text: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ANY($1::text[])`,
+      values: [ids],
+    });
+    return rows.map(toEndpoint);
   }
 
   async listEndpoints(keyId?: string): Promise<StoredEndpoint[]> {
@@ -239,46 +276,28 @@ export class PostgresWebhooks implements WebhookStore {
   }
 
   async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perEndpoint: number) {
-    const at = now.toISOString();
-    const { rows: endpoints } = await query<{ id: string; leased: string }>(this.primary, {
-      text: `SELECT e.id, (SELECT count(*) FROM webhook_deliveries l WHERE l.endpoint_id = e.id
-               AND l.status = 'pending' AND l.lease_until > $1) AS leased
-             FROM webhook_endpoints e WHERE e.disabled_reason IS NULL`,
-      values: [at],
+    const { rows } = await query<ClaimedRow>(this.primary, {
+      text: CLAIM,
+      values: [now.toISOString(), leaseUntil.toISOString(), limit, perEndpoint],
     });
-    const claimed: ClaimedRow[] = [];
-    for (const endpoint of endpoints) {
-      const room = Math.min(perEndpoint - Number(endpoint.leased), limit - claimed.length);
-      if (room <= 0) continue;
-      const { rows } = await query<ClaimedRow>(this.primary, {
-        text: CLAIM,
-        values: [endpoint.id, at, leaseUntil.toISOString(), room],
-      });
-      claimed.push(...rows);
-    }
-    return claimed.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toClaimed);
+    return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toClaimed);
   }
 
-  recordAttempt(
-    delivery: ClaimedDelivery,
-    attempt: DeliveryAttempt,
-    outcome: AttemptOutcome,
-    health: EndpointHealth,
-  ): Promise<void> {
-    const next = outcome.status === 'pending' ? outcome.next_attempt_at.toISOString() : null;
-    const disable = health === 'succeeded' || health === 'failed' ? null : health;
-    return inTransaction(this.primary, async (client) => {
-      await client.query({
-        text: `UPDATE webhook_deliveries SET attempts = attempts || jsonb_build_array($2::jsonb), status = $3,
-                 next_attempt_at = $4, lease_until = NULL WHERE seq = $1`,
-        values: [deliverySeq(delivery.id), JSON.stringify(attempt), outcome.status, next],
-      });
-      await client.query({
-        text: `UPDATE webhook_endpoints SET
-                 failing_since = CASE WHEN $2 THEN coalesce(failing_since, $3) END,
-                 disabled_reason = coalesce(disabled_reason, $4) WHERE id = $1`,
-        values: [delivery.endpoint_id, health !== 'succeeded', attempt.at, disable],
-      });
+  async recordAttempts(records: readonly AttemptRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const health = healthChanges(records);
+    await query(this.primary, {
+      text: RECORD,
+      values: [
+        records.map((r) => deliverySeq(r.delivery.id)),
+        records.map((r) => JSON.stringify(r.attempt)),
+        records.map((r) => r.outcome.status),
+        records.map((r) => (r.outcome.status === 'pending' ? r.outcome.next_attempt_at.toISOString() : null)),
+        health.map((h) => h.endpoint_id),
+        health.map((h) => h.reset),
+        health.map((h) => h.failing_from),
+        health.map((h) => h.disable),
+      ],
     });
   }
 

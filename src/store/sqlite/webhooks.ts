@@ -3,7 +3,7 @@
 // attempted twice by the processes of one server, and let a killed one's claims pass to the next.
 import type Database from 'better-sqlite3';
 import {
-  type AttemptOutcome,
+  type AttemptRecord,
   type ClaimedDelivery,
   type Delivery,
   type DeliveryAttempt,
@@ -12,8 +12,9 @@ import {
   deliveryId,
   deliverySeq,
   type EndpointChanges,
-  type EndpointHealth,
+  healthChanges,
   type NewDelivery,
+  oldestOfEachFirst,
   type StoredEndpoint,
   type WebhookStore,
 } from '../webhooks.js';
@@ -123,13 +124,17 @@ function prepare(db: Database.Database) {
       [Record<string, unknown>],
       ClaimedRow
     >(`UPDATE webhook_deliveries SET lease_until = @lease
-      WHERE seq = @seq RETURNING seq, endpoint_id, event_id, event_type, body, json_array_length(attempts) AS attempts`),
+      WHERE seq IN (SELECT value FROM json_each(@seqs))
+      RETURNING seq, endpoint_id, event_id, event_type, body, json_array_length(attempts) AS attempts`),
     attempt:
       db.prepare(`UPDATE webhook_deliveries SET attempts = json_insert(attempts, '$[#]', json(@attempt)),
       status = @status, next_attempt_at = @next, lease_until = NULL WHERE seq = @seq`),
+    // Only when it changes something: a healthy endpoint's row is not written at every batch of attempts.
     health: db.prepare(`UPDATE webhook_endpoints SET
-      failing_since = CASE WHEN @failed THEN coalesce(failing_since, @at) END,
-      disabled_reason = coalesce(disabled_reason, @disable) WHERE id = @id`),
+      failing_since = CASE WHEN @reset THEN @failing_from ELSE coalesce(failing_since, @failing_from) END,
+      disabled_reason = coalesce(disabled_reason, @disable)
+      WHERE id = @endpoint_id AND (failing_since IS NOT CASE WHEN @reset THEN @failing_from
+        ELSE coalesce(failing_since, @failing_from) END OR disabled_reason IS NOT coalesce(disabled_reason, @disable))`),
     deliveries: db.prepare<[Record<string, unknown>], DeliveryRow>(`SELECT ${DELIVERY_COLUMNS}
       FROM webhook_deliveries WHERE endpoint_id = @endpoint AND seq > @after
         AND (@status IS NULL OR status = @status) ORDER BY seq LIMIT @limit`),
@@ -153,6 +158,7 @@ export class SqliteWebhooks implements WebhookStore {
   private readonly enqueueOnce: (from: number, to: number, deliveries: NewDelivery[], now: string) => boolean;
   private readonly updateOnce: (id: string, changes: EndpointChanges) => boolean;
   private readonly claimOnce: (now: string, lease: string, limit: number, per: number) => ClaimedRow[];
+  private readonly recordOnce: (records: readonly AttemptRecord[]) => void;
 
   constructor(
     private readonly db: Database.Database,
@@ -165,17 +171,28 @@ export class SqliteWebhooks implements WebhookStore {
       for (const delivery of deliveries) statements.insert.get({ ...delivery, now, lease: null });
       return true;
     });
-    // Endpoint by endpoint: its leased ones counted and its oldest due ones leased, each by an index.
+    // Endpoint by endpoint, each by an index: its leased ones counted and its oldest due ones found; then
+    // those chosen leased in one statement.
     this.claimOnce = db.transaction((now: string, lease: string, limit: number, per: number) => {
-      const claimed: ClaimedRow[] = [];
+      const due: number[][] = [];
       for (const endpoint of statements.enabled.all()) {
-        const room = Math.min(per - statements.leased.get({ endpoint, now })!, limit - claimed.length);
-        if (room <= 0) continue;
-        for (const seq of statements.due.all({ endpoint, now, limit: room })) {
-          claimed.push(statements.lease.get({ seq, lease })!);
-        }
+        const room = Math.min(per - statements.leased.get({ endpoint, now })!, limit);
+        if (room > 0) due.push(statements.due.all({ endpoint, now, limit: room }));
       }
-      return claimed;
+      const chosen = oldestOfEachFirst(due, limit);
+      return chosen.length === 0 ? [] : statements.lease.all({ seqs: JSON.stringify(chosen), lease });
+    });
+    this.recordOnce = db.transaction((records: readonly AttemptRecord[]) => {
+      for (const { delivery, attempt, outcome } of records) {
+        statements.attempt.run({
+          seq: deliverySeq(delivery.id),
+          attempt: JSON.stringify(attempt),
+          status: outcome.status,
+          next: outcome.status === 'pending' ? outcome.next_attempt_at.toISOString() : null,
+        });
+      }
+      for (const change of healthChanges(records))
+        statements.health.run({ ...change, reset: change.reset ? 1 : 0 });
     });
     this.updateOnce = db.transaction((id: string, changes: EndpointChanges) => {
       const row = statements.get.get(id);
@@ -211,6 +228,13 @@ export class SqliteWebhooks implements WebhookStore {
   async getEndpoint(id: string): Promise<StoredEndpoint | undefined> {
     const row = this.statements.get.get(id);
     return row && toEndpoint(row);
+  }
+
+  async getEndpoints(ids: readonly string[]): Promise<StoredEndpoint[]> {
+    return ids.flatMap((id) => {
+      const row = this.statements.get.get(id);
+      return row ? [toEndpoint(row)] : [];
+    });
   }
 
   async listEndpoints(keyId?: string): Promise<StoredEndpoint[]> {
@@ -258,30 +282,10 @@ export class SqliteWebhooks implements WebhookStore {
     return rows.sort((a, b) => a.seq - b.seq).map(toClaimed);
   }
 
-  async recordAttempt(
-    delivery: ClaimedDelivery,
-    attempt: DeliveryAttempt,
-    outcome: AttemptOutcome,
-    health: EndpointHealth,
-  ): Promise<void> {
+  async recordAttempts(records: readonly AttemptRecord[]): Promise<void> {
+    if (records.length === 0) return;
     this.snapshot.end();
-    const next = outcome.status === 'pending' ? outcome.next_attempt_at.toISOString() : null;
-    const failed = health !== 'succeeded';
-    const disable = health === 'succeeded' || health === 'failed' ? null : health;
-    this.db.transaction(() => {
-      this.statements.attempt.run({
-        seq: deliverySeq(delivery.id),
-        attempt: JSON.stringify(attempt),
-        status: outcome.status,
-        next,
-      });
-      this.statements.health.run({
-        id: delivery.endpoint_id,
-        failed: failed ? 1 : 0,
-        at: attempt.at,
-        disable,
-      });
-    })();
+    this.recordOnce(records);
   }
 
   async listDeliveries(endpointId: string, filter: DeliveryFilter): Promise<Delivery[]> {

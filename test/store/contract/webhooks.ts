@@ -119,7 +119,9 @@ export function webhooksContract(open: () => WebhookStore) {
     expect(first[0]).toMatchObject({ body: delivery('wh_1', 1).body, attempts: 0 });
     // Both endpoints have 2 leased: nothing more until one ends.
     expect(await store.claimDeliveries(NOW, LEASE, 100, 2)).toEqual([]);
-    await store.recordAttempt(first[0]!, attempt(200), { status: 'delivered' }, 'succeeded');
+    await store.recordAttempts([
+      { delivery: first[0]!, attempt: attempt(200), outcome: { status: 'delivered' }, health: 'succeeded' },
+    ]);
     expect((await store.claimDeliveries(NOW, LEASE, 100, 2)).map((d) => d.event_id)).toEqual([
       delivery('wh_1', 3).event_id,
     ]);
@@ -135,17 +137,21 @@ export function webhooksContract(open: () => WebhookStore) {
     expect(await store.enqueueDeliveries(at, at + 1, [delivery('wh_1', 1)])).toBe(true);
     const [claimed] = await store.claimDeliveries(NOW, LEASE, 10, 10);
     const retryAt = after(5);
-    await store.recordAttempt(
-      claimed!,
-      attempt(null),
-      { status: 'pending', next_attempt_at: retryAt },
-      'failed',
-    );
+    await store.recordAttempts([
+      {
+        delivery: claimed!,
+        attempt: attempt(null),
+        outcome: { status: 'pending', next_attempt_at: retryAt },
+        health: 'failed',
+      },
+    ]);
     expect((await store.getEndpoint('wh_1'))?.failing_since).toBe(NOW.toISOString());
     expect(await store.claimDeliveries(NOW, LEASE, 10, 10)).toEqual([]);
     const [again] = await store.claimDeliveries(retryAt, LEASE, 10, 10);
     expect(again).toMatchObject({ id: claimed!.id, attempts: 1 });
-    await store.recordAttempt(again!, attempt(410), { status: 'failed' }, 'gone');
+    await store.recordAttempts([
+      { delivery: again!, attempt: attempt(410), outcome: { status: 'failed' }, health: 'gone' },
+    ]);
     const [listed] = await store.listDeliveries('wh_1', { limit: 10 });
     expect(listed).toMatchObject({ status: 'failed', next_attempt_at: null });
     expect(listed!.attempts.map((a) => a.status_code)).toEqual([null, 410]);
@@ -159,7 +165,9 @@ export function webhooksContract(open: () => WebhookStore) {
     await store.updateEndpoint('wh_1', { disabled: null });
     expect((await store.deliveryBacklog()).pending).toBe(1);
     const [retried] = await store.claimDeliveries(NOW, LEASE, 10, 10);
-    await store.recordAttempt(retried!, attempt(204), { status: 'delivered' }, 'succeeded');
+    await store.recordAttempts([
+      { delivery: retried!, attempt: attempt(204), outcome: { status: 'delivered' }, health: 'succeeded' },
+    ]);
     expect(await store.getEndpoint('wh_1')).toMatchObject({ failing_since: null, disabled: false });
   });
 
@@ -171,6 +179,87 @@ export function webhooksContract(open: () => WebhookStore) {
     await store.addDelivery(delivery('wh_1', 8), NOW);
     expect((await store.claimDeliveries(NOW, LEASE, 10, 10)).map((d) => d.event_id)).toEqual([
       delivery('wh_1', 8).event_id,
+    ]);
+  });
+
+  it('when the limit binds, claims the oldest of every endpoint before the second of any', async () => {
+    for (const id of ['wh_1', 'wh_2', 'wh_3']) await store.createEndpoint(endpoint(id));
+    const owed = [1, 2, 3].flatMap((seq) => ['wh_1', 'wh_2', 'wh_3'].map((id) => delivery(id, seq)));
+    const at = await store.dispatchCursor();
+    // wh_1's three first: it alone would fill a limit of 4.
+    const byEndpoint = [...owed].sort((a, b) => a.endpoint_id.localeCompare(b.endpoint_id));
+    expect(await store.enqueueDeliveries(at, at + 3, byEndpoint)).toBe(true);
+    const claimed = await store.claimDeliveries(NOW, LEASE, 4, 10);
+    expect(claimed.map((d) => [d.endpoint_id, d.event_id])).toEqual([
+      ['wh_1', delivery('wh_1', 1).event_id],
+      ['wh_1', delivery('wh_1', 2).event_id],
+      ['wh_2', delivery('wh_2', 1).event_id],
+      ['wh_3', delivery('wh_3', 1).event_id],
+    ]);
+    expect((await store.getEndpoints(['wh_3', 'wh_9', 'wh_1'])).map((e) => e.id).sort()).toEqual([
+      'wh_1',
+      'wh_3',
+    ]);
+  });
+
+  it('records many attempts at once, each endpoint left as if they were recorded one by one', async () => {
+    await store.createEndpoint(endpoint('wh_1'));
+    await store.createEndpoint(endpoint('wh_2'));
+    const owed = [1, 2, 3].flatMap((seq) => [delivery('wh_1', seq), delivery('wh_2', seq)]);
+    const at = await store.dispatchCursor();
+    expect(await store.enqueueDeliveries(at, at + 3, owed)).toBe(true);
+    const claimed = await store.claimDeliveries(NOW, LEASE, 100, 10);
+    const of = (id: string, n: number) => claimed.filter((d) => d.endpoint_id === id)[n]!;
+    const at1 = after(1).toISOString();
+    const at2 = after(2).toISOString();
+    const retryAt = after(5);
+    await store.recordAttempts([
+      // wh_1 fails, then succeeds, then fails again: failing since the last failure.
+      { delivery: of('wh_1', 0), attempt: attempt(500), outcome: { status: 'failed' }, health: 'failed' },
+      {
+        delivery: of('wh_1', 1),
+        attempt: attempt(200),
+        outcome: { status: 'delivered' },
+        health: 'succeeded',
+      },
+      {
+        delivery: of('wh_1', 2),
+        attempt: { ...attempt(null), at: at2 },
+        outcome: { status: 'pending', next_attempt_at: retryAt },
+        health: 'failed',
+      },
+      // wh_2 succeeds, fails, then answers 410: failing since its first failure after the success, and gone.
+      {
+        delivery: of('wh_2', 0),
+        attempt: attempt(204),
+        outcome: { status: 'delivered' },
+        health: 'succeeded',
+      },
+      {
+        delivery: of('wh_2', 1),
+        attempt: { ...attempt(503), at: at1 },
+        outcome: { status: 'failed' },
+        health: 'failed',
+      },
+      {
+        delivery: of('wh_2', 2),
+        attempt: { ...attempt(410), at: at2 },
+        outcome: { status: 'failed' },
+        health: 'gone',
+      },
+    ]);
+    expect(await store.getEndpoint('wh_1')).toMatchObject({ failing_since: at2, disabled: false });
+    expect(await store.getEndpoint('wh_2')).toMatchObject({ failing_since: at1, disabled_reason: 'gone' });
+    const listed = await store.listDeliveries('wh_1', { limit: 10 });
+    expect(listed.map((d) => [d.status, d.attempts.map((a) => a.status_code)])).toEqual([
+      ['failed', [500]],
+      ['delivered', [200]],
+      ['pending', [null]],
+    ]);
+    expect(listed[2]!.next_attempt_at).toBe(retryAt.toISOString());
+    // Every lease ended: the retry is claimed again when due, and nothing else.
+    expect((await store.claimDeliveries(retryAt, after(90), 100, 10)).map((d) => d.id)).toEqual([
+      listed[2]!.id,
     ]);
   });
 }

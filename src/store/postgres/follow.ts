@@ -255,15 +255,23 @@ export class PostgresFollower {
     this.index.startBuild(storeId);
     const started = Date.now();
     this.log.info('local index: building from PostgreSQL; lookups read PostgreSQL meanwhile');
-    const cursor = await inTransaction(this.primary, async (client) => {
-      await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-      const marks = await client.query<{ last: string }>(LOG_MARKS);
-      for (const entity of ENTITIES) {
-        await this.copyRecords(client, entity);
-        await this.copyIdentifiers(client, entity);
-      }
-      await this.loadKeys(client);
-      return Number(marks.rows[0]!.last);
+    // Two connections in one snapshot (the first exports it, the second takes it): PostgreSQL sorts the
+    // identifiers on one while the records stream in on the other.
+    const cursor = await inTransaction(this.primary, async (records) => {
+      await records.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      const marks = await records.query<{ last: string; snapshot: string }>(
+        `SELECT marks.last, pg_export_snapshot() AS snapshot FROM (${LOG_MARKS}) marks`,
+      );
+      const { last, snapshot } = marks.rows[0]!;
+      await inTransaction(this.primary, async (identifiers) => {
+        await identifiers.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+        await identifiers.query(`SET TRANSACTION SNAPSHOT '${snapshot.replace(/'/g, "''")}'`);
+        for (const entity of ENTITIES) {
+          await Promise.all([this.copyRecords(records, entity), this.copyIdentifiers(identifiers, entity)]);
+        }
+      });
+      await this.loadKeys(records);
+      return Number(last);
     });
     this.index.finishBuild(cursor);
     this.log.info(`local index: built in ${((Date.now() - started) / 1000).toFixed(1)} s; catching up`);

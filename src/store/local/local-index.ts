@@ -17,7 +17,7 @@ import { isAlive, thisWriter, type WriterId } from '../serving/writers.js';
 const LAYOUT = 1;
 /** As the serving index's: records of up to about 8 KB fit in the tree's pages. */
 const PAGE_SIZE = 16_384;
-/** [ready: u8][keys stamp: u32 LE]: what every lookup reads, in one small value. */
+/** [ready: u8][keys stamp: u32 LE][store id, Latin-1]: what every lookup reads, in one small value. */
 const FLAGS_KEY = 's';
 
 /** What the index holds of the store it copies, as its follower last wrote it. */
@@ -114,8 +114,8 @@ export class LocalIndex {
   private seen: { ready: boolean; keys: number } | undefined;
   /** This opening of the index: a process may open it more than once (tests do), one of them leads. */
   private readonly instance = randomUUID();
-  /** Whether this process may read the index: it is of this process's store (its follower checks). */
-  private trusted = false;
+  /** The store this process serves (its follower reads it): an index of another is never read. */
+  private expected: string | undefined;
   private readonly forget = () => {
     this.seen = undefined;
   };
@@ -143,22 +143,25 @@ export class LocalIndex {
     if (this.seen) return this.seen;
     this.env.resetReadTxn();
     const value = this.flags.getBinaryFast(FLAGS_KEY);
-    this.seen = { ready: value?.[0] === 1, keys: value?.readUInt32LE(1) ?? 0 };
+    const ours = value !== undefined && value.toString('latin1', 5) === this.expected;
+    this.seen = { ready: ours && value[0] === 1, keys: value?.readUInt32LE(1) ?? 0 };
     queueMicrotask(this.forget);
     return this.seen;
   }
 
   /** True while lookups may read here: built and caught up with this process's store, as its follower said. */
   ready(): boolean {
-    return this.trusted && this.current().ready;
+    return this.current().ready;
   }
 
   /**
-   * Says whether the index is of this process's store: a directory that another store's server leads
-   * (a misconfiguration) is never read.
+   * Names the store this process serves: the index is read only while it is of that store, checked with
+   * every read snapshot, so a directory that another store's server leads (a misconfiguration) is never
+   * read, even the moment it is rebuilt for that store.
    */
-  trust(trusted: boolean): void {
-    this.trusted = trusted;
+  serveStore(storeId: string): void {
+    this.expected = storeId;
+    this.seen = undefined;
   }
 
   /** Changes whenever the keys held here change: what a process's keys in memory are valid for. */
@@ -225,10 +228,10 @@ export class LocalIndex {
   /** Empties the index for a build from `store`, out of service until `finishBuild` and `setReady`. */
   startBuild(store: string): void {
     this.env.transactionSync(() => {
+      this.meta.putSync('store', store);
       this.setFlags({ ready: false });
       this.meta.putSync('building', thisWriter());
       this.meta.putSync('built', false);
-      this.meta.putSync('store', store);
       this.meta.putSync('layout', LAYOUT);
       for (const entity of ENTITIES) {
         this.dbs[entity].records.clearSync();
@@ -307,9 +310,11 @@ export class LocalIndex {
   }
 
   private setFlags(change: { ready: boolean; keys?: number }): void {
-    const value = Buffer.alloc(5);
+    const store = String(this.meta.get('store') ?? '');
+    const value = Buffer.alloc(5 + Buffer.byteLength(store, 'latin1'));
     value[0] = change.ready ? 1 : 0;
     value.writeUInt32LE((change.keys ?? this.readFlags().keys) >>> 0, 1);
+    value.write(store, 5, 'latin1');
     this.flags.putSync(FLAGS_KEY, value);
   }
 

@@ -129,9 +129,9 @@ export class PostgresFollower {
         text: STORE_META,
       });
       const store = { id: rows[0]!.store_id, keysVersion: Number(rows[0]!.keys_version) };
+      this.index.serveStore(store.id);
       if (this.index.lead()) await this.follow(store);
       else this.now.phase = 'standby';
-      this.index.trust(this.index.state().store === store.id);
       this.ended();
     } catch (error) {
       this.failed(error);
@@ -180,7 +180,6 @@ export class PostgresFollower {
       if (events.length < EVENT_PAGE) break;
     }
     if (store.keysVersion !== state.keysVersion) await this.loadKeys();
-    this.index.trust(true);
     if (!this.index.ready()) {
       this.index.setReady(true);
       this.log.info('local index: built and current; lookups answer from it');
@@ -282,7 +281,9 @@ export class PostgresFollower {
       `DECLARE local_records NO SCROLL CURSOR FOR
        SELECT ${ROW_COLUMNS} FROM ${ENTITY_TABLES[entity].records} ORDER BY id`,
     );
-    await fetchAll<SourceRow>(client, 'local_records', RECORD_PAGE, (rows) => this.index.putRecords(entity, rows));
+    await fetchAll<SourceRow>(client, 'local_records', RECORD_PAGE, (rows) =>
+      this.index.putRecords(entity, rows),
+    );
   }
 
   /** Each identifier's ids, in id order, as one list (CROWDED past MAX_LISTED). */
@@ -299,19 +300,24 @@ export class PostgresFollower {
     const close = () => {
       if (key !== undefined) lists.push([key, ids.length > MAX_LISTED ? CROWDED : ids.join('\n')]);
     };
-    await fetchAll<{ kind: number; value: string; id: string }>(client, 'local_idents', IDENT_PAGE, (rows) => {
-      for (const row of rows) {
-        const next = `${row.kind}:${row.value}`;
-        if (next !== key) {
-          close();
-          key = next;
-          ids = [];
+    await fetchAll<{ kind: number; value: string; id: string }>(
+      client,
+      'local_idents',
+      IDENT_PAGE,
+      (rows) => {
+        for (const row of rows) {
+          const next = `${row.kind}:${row.value}`;
+          if (next !== key) {
+            close();
+            key = next;
+            ids = [];
+          }
+          if (ids.length <= MAX_LISTED) ids.push(row.id);
         }
-        if (ids.length <= MAX_LISTED) ids.push(row.id);
-      }
-      this.index.putIdentLists(entity, lists);
-      lists = [];
-    });
+        this.index.putIdentLists(entity, lists);
+        lists = [];
+      },
+    );
     close();
     this.index.putIdentLists(entity, lists);
   }

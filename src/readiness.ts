@@ -1,12 +1,28 @@
-// What readiness means, for /readyz and the enrich_ready metric alike: the store answers, and this process
-// can write its accounting journal (without it every keyed request is refused).
+// What readiness means, for /readyz and the enrich_ready metric alike: the store answers, this process can
+// write its accounting journal (without it every keyed request is refused), and its limits can be checked.
 import type { Accounting } from './accounting/accounting.js';
 import { ProblemError } from './errors.js';
 import type { HealthStore } from './store/health.js';
 import { StoreUnavailableError } from './store/unavailable.js';
 
+/** A part that works, but not as it should: what /readyz names while still answering 200, or 503 when refusing. */
+export interface Degradation {
+  reason: string;
+  /** True when keyed requests are refused meanwhile: the service is not ready. */
+  refusing: boolean;
+}
+
+/** Parts that may be degraded: the limits, when shared through Redis. */
+export interface Standing {
+  limits?: (() => Degradation | undefined) | undefined;
+}
+
 /** Why the service is not ready: the problem /readyz answers; undefined when it is ready. */
-export async function notReady(store: HealthStore, accounting: Accounting | undefined): Promise<unknown> {
+export async function notReady(
+  store: HealthStore,
+  accounting: Accounting | undefined,
+  standing: Standing = {},
+): Promise<unknown> {
   const journal = accounting?.health?.problem;
   if (journal !== undefined) {
     return new ProblemError(
@@ -16,10 +32,22 @@ export async function notReady(store: HealthStore, accounting: Accounting | unde
       { 'retry-after': '5' },
     );
   }
+  const limits = standing.limits?.();
+  if (limits?.refusing)
+    return new ProblemError('unavailable', `${limits.reason}.`, {}, { 'retry-after': '1' });
   try {
     await store.ping();
     return undefined;
   } catch (error) {
     return new StoreUnavailableError({ cause: error });
   }
+}
+
+/**
+ * Why a ready service is degraded: with Redis unreachable and ENRICH_REDIS_FAILURE=open, each server limits
+ * keys to its share in its own memory, and still serves. Empty when nothing is.
+ */
+export function degradations(standing: Standing = {}): string[] {
+  const limits = standing.limits?.();
+  return limits === undefined || limits.refusing ? [] : [limits.reason];
 }

@@ -4,7 +4,7 @@ import type { Accounting } from '../accounting/accounting.js';
 import { toProblem } from '../errors.js';
 import { sendProblem } from '../http/problem.js';
 import { headers, publicResponses, responseRef } from '../openapi/components.js';
-import { notReady } from '../readiness.js';
+import { degradations, notReady, type Standing } from '../readiness.js';
 import type { HealthStore } from '../store/health.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
 
@@ -23,10 +23,32 @@ const statusResponse = (description: string, status: string) => ({
   },
 });
 
+/**
+ * The 200 of /readyz: `ready`, or `degraded` with its reasons while the service answers without a part
+ * (Redis unreachable and ENRICH_REDIS_FAILURE=open: each server limits keys to its share).
+ */
+const readyResponse = {
+  description: 'The data store answers; `degraded` names what works only in part',
+  headers: headers('X-Request-Id'),
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: {
+          status: { type: 'string', enum: ['ready', 'degraded'] },
+          reasons: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['status'],
+      },
+    },
+  },
+};
+
 export function registerHealth(
   app: FastifyInstance,
   store: HealthStore,
   accounting?: Accounting | undefined,
+  standing: Standing = {},
 ) {
   app.get(
     '/healthz',
@@ -52,14 +74,17 @@ export function registerHealth(
         summary: 'Readiness: the data store answers',
         tags: ['operations'],
         security: [],
-        'x-responses': publicResponses(statusResponse('The data store answers', 'ready'), {
+        'x-responses': publicResponses(readyResponse, {
           503: responseRef('Unavailable'),
         }),
       },
     },
     async (request, reply) => {
-      const problem = await notReady(store, accounting);
-      if (problem === undefined) return { status: 'ready' };
+      const problem = await notReady(store, accounting, standing);
+      if (problem === undefined) {
+        const reasons = degradations(standing);
+        return reasons.length === 0 ? { status: 'ready' } : { status: 'degraded', reasons };
+      }
       // A journal that cannot be written was logged once, when it began; a store that is gone is told here.
       if (problem instanceof StoreUnavailableError)
         request.log.warn({ err: problem }, 'readiness check failed');

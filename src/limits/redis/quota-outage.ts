@@ -8,7 +8,7 @@ export interface QuotaOutage {
   readonly period: string;
   /** Units this server held in Redis when the outage began: counted there already. */
   readonly held: number;
-  /** Lookups this server may reserve meanwhile: what it held and its share of what was left. */
+  /** Lookups this server may reserve meanwhile: its share of what was left (the units it held among them). */
   readonly allowance: number;
   /** Lookups reserved and not given back. */
   counted: number;
@@ -18,12 +18,12 @@ export interface QuotaOutage {
   reconciled: boolean;
 }
 
-/** The outage of a key whose Redis count was last `used` of `quota`, with `held` units held here. */
+/** The outage of a key of which `used` lookups of `quota` were counted, with `held` units held here. */
 export function startOutage(period: string, quota: number, used: number, held: number, servers: number) {
   const outage: QuotaOutage = {
     period,
     held,
-    allowance: held + localQuotaShare(quota - used, servers),
+    allowance: localQuotaShare(quota - used, servers),
     counted: 0,
     matched: 0,
     reconciled: false,

@@ -287,17 +287,23 @@ export class RedisQuotaCounter implements QuotaCounter {
     this.returning.add(releasing);
   }
 
-  /** An outage's reservation: against this server's share, found once per key (from the store if need be). */
+  /**
+   * An outage's reservation, against this server's share of what is left: left as the store counts it (every
+   * server's journal folded in) or as Redis last told this server, whichever is less. Found once per key.
+   */
   private counted<T>(key: ApiKey, lease: QuotaLease, take: (outage: QuotaOutage) => T): MaybePromise<T> {
     this.policy.checkedLocally('quota');
     if (lease.outage !== undefined) return take(lease.outage);
+    const seen = lease.used === undefined ? 0 : lease.used - lease.units; // the units held here are not used
     const begin = (used: number) => {
       lease.outage ??= startOutage(lease.period, key.quota!, used, lease.units, this.policy.servers);
       lease.units = 0;
       return take(lease.outage);
     };
-    if (lease.used !== undefined) return begin(lease.used);
-    return this.store.quotaUsed(key.id, lease.period).then(begin);
+    return this.store.quotaUsed(key.id, lease.period).then(
+      (stored) => begin(Math.max(stored, seen)),
+      () => begin(seen),
+    );
   }
 
   /** Adds what an outage counted here to Redis's count, once Redis answers again. */

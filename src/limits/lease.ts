@@ -64,11 +64,12 @@ export function seenTokens(reported: number, reportedMs: number, nowMs: number, 
 }
 
 /**
- * Until when the shared bucket holds no whole token, after Redis reported `reported` (< 1) at `reportedMs`:
- * requests until then are refused without asking.
+ * Until when the shared bucket holds fewer than `tokens` whole tokens (1, or a busy key's lease), after
+ * Redis reported `reported` at `reportedMs`: requests until then are refused without asking. Waiting for a
+ * lease's worth loses nothing (the tokens stay in the bucket) and spares a round trip per refusal.
  */
-export const dryUntil = (reported: number, reportedMs: number, rate: number): number =>
-  reportedMs + Math.max(0, Math.ceil(((1 - reported) / rate) * 1000));
+export const dryUntil = (reported: number, reportedMs: number, rate: number, tokens = 1): number =>
+  reportedMs + Math.max(0, Math.ceil(((Math.max(1, tokens) - reported) / rate) * 1000));
 
 /**
  * The most requests `servers` leasing servers admit over `seconds`: the bucket's own bound (rate × seconds

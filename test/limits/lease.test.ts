@@ -75,6 +75,7 @@ describe('lease arithmetic', () => {
   it('refuses without asking until the bucket would hold a whole token', () => {
     expect(dryUntil(0, 1_000, 10)).toBe(1_100);
     expect(dryUntil(-20, 0, 10)).toBe(2_100);
+    expect(dryUntil(0, 0, 200, 16)).toBe(80); // a busy key waits for a lease's worth
     fc.assert(
       fc.property(fc.double({ min: -1e4, max: 0.999, noNaN: true }), rates, (reported, rate) => {
         const until = dryUntil(reported, 0, rate);

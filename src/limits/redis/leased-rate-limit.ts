@@ -202,7 +202,7 @@ export class LeasedRateLimiter implements RateLimiter {
           if (lease.rate !== rate) lease.back += granted;
           else lease.held += granted;
           lease.expiresMs = nowMs + LEASE_MS;
-          if (granted < want) lease.dryUntilMs = dryUntil(lease.reported, nowMs, rate);
+          if (granted < want) lease.dryUntilMs = dryUntil(lease.reported, nowMs, rate, lease.size);
           this.policy.answered();
         },
         (error: unknown) => {

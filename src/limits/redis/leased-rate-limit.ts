@@ -90,15 +90,8 @@ export class LeasedRateLimiter implements RateLimiter {
     return this.awaitLease(keyId, lease);
   }
 
-  /** Tokens held here by every key: what this server could still admit without asking (for tests). */
-  get held(): number {
-    let held = 0;
-    for (const lease of this.leases.values()) held += lease.held;
-    return held;
-  }
-
   /** Gives back every token held, and waits for what is on its way. */
-  async release(): Promise<void> {
+  private async release(): Promise<void> {
     for (const [keyId, lease] of this.leases) {
       lease.back += lease.held;
       lease.held = 0;

@@ -41,7 +41,7 @@ import { ListFiles } from './lists/files.js';
 import { ListWorker } from './lists/worker.js';
 import { createMetrics, type Metrics, observeService } from './metrics.js';
 import { registerOpenapi } from './openapi/document.js';
-import { notReady } from './readiness.js';
+import { localIndexStanding, notReady, type Standing } from './readiness.js';
 import { registerAdmin } from './routes/admin.js';
 import { ADMIN_ROUTE_SCHEMAS } from './routes/admin-docs.js';
 import { registerBulk } from './routes/bulk.js';
@@ -71,6 +71,8 @@ export interface AppDeps {
   changes?: ChangeStore;
   limiter?: RateLimiter;
   quota?: QuotaCounter;
+  /** Why the limits are not shared now (Redis unreachable), for /readyz. */
+  limitsStanding?: Standing['limits'];
   metrics?: Metrics;
   /** Audit entries older than this are pruned at start and daily. Default 365. */
   auditRetentionDays?: number;
@@ -289,10 +291,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     listWorker.start();
     done();
   });
-  registerHealth(app, store, accounting);
+  const standing: Standing = {
+    limits: deps.limitsStanding,
+    store: store.localStatus && (() => localIndexStanding(store)),
+  };
+  registerHealth(app, store, accounting, standing);
   observeService(metrics, {
     accounting,
-    ready: async () => (await notReady(store, accounting)) === undefined,
+    ready: async () => (await notReady(store, accounting, standing)) === undefined,
     quotas: () => quotaStanding(store),
     changesAppended: () => store.changesAppended(),
     webhookBacklog: () => store.deliveryBacklog(),

@@ -130,6 +130,7 @@ export async function startServer(
     metrics,
     limiter: limits.limiter,
     quota: limits.quota,
+    limitsStanding: limits.standing,
     accessLog: config.accessLog,
     auditRetentionDays: config.auditRetentionDays,
     accounting: config.accounting,

@@ -7,13 +7,15 @@ import { LimitChannel, processPort } from './cluster/channel.js';
 import { ClusterQuotaCounter, ClusterRateLimiter } from './cluster/limits.js';
 import { MemoryQuotaCounter, type QuotaCounter } from './quota.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
-import type { LimitLog } from './redis/connection.js';
+import type { LimitLog, LimitsStanding } from './redis/connection.js';
 
 export interface Limits {
   limiter: RateLimiter;
   quota: QuotaCounter;
   /** Sends limit warnings to the app's logger, once there is one. */
   logTo(log: LimitLog): void;
+  /** Why limits are not shared across servers now (Redis unreachable), for /readyz; none without Redis. */
+  standing?(): LimitsStanding | undefined;
 }
 
 export type LimitsConfig = Pick<Config, 'redisUrl' | 'redisFailure' | 'redisPrefix'>;
@@ -45,25 +47,25 @@ async function openRedisLimits(
   // Loaded only when configured: ioredis adds some 20 MB to a process that never talks to Redis.
   const { connectRedis, RedisFailurePolicy, waitForRedis } = await import('./redis/connection.js');
   const { RedisQuotaCounter } = await import('./redis/quota.js');
-  const { RedisRateLimiter } = await import('./redis/rate-limit.js');
+  const { LeasedRateLimiter } = await import('./redis/leased-rate-limit.js');
+  const { ServerPresence } = await import('./redis/presence.js');
   const policy = new RedisFailurePolicy(config.redisFailure, metrics);
   // One connection each, so that each closes its own when the app closes.
   const buckets = connectRedis(url);
   const counts = connectRedis(url);
   for (const client of [buckets, counts])
     client.on('error', (error) => policy.warn(error, 'Redis connection failed'));
-  const ready = await Promise.all([waitForRedis(buckets), waitForRedis(counts)]);
-  if (ready.includes(false)) {
-    policy.warn(
-      new Error('no answer at start'),
-      `Redis is unreachable; limits fail ${config.redisFailure} until it answers`,
-    );
-  }
+  await Promise.all([waitForRedis(buckets), waitForRedis(counts)]);
+  // Announced before the first request, so that the count of servers (each one's share) is known; a Redis
+  // that does not answer is logged once here, and once again when it does.
+  const presence = new ServerPresence(buckets, config.redisPrefix, policy);
+  await presence.start();
   return {
-    limiter: new RedisRateLimiter(buckets, config.redisPrefix, policy),
+    limiter: new LeasedRateLimiter(buckets, config.redisPrefix, policy, { presence }),
     quota: new RedisQuotaCounter(counts, config.redisPrefix, policy, store),
     logTo(log) {
       policy.log = log;
     },
+    standing: () => policy.standing(),
   };
 }

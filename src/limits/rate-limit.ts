@@ -48,11 +48,18 @@ export function decisionFrom(allowed: boolean, tokens: number, rate: number): Li
 
 /**
  * Refills a bucket to `nowMs` and, when it holds a whole token, takes `cost` tokens. Pure apart from
- * mutating `bucket`, so it can be tested with a fake clock and reused by other limiters.
+ * mutating `bucket`, so it can be tested with a fake clock and reused by other limiters. It holds one
+ * second's worth unless `capacity` says more (a share of a rate under one per second still admits one).
  */
-export function takeToken(bucket: Bucket, rate: number, nowMs: number, cost = 1): LimitDecision {
+export function takeToken(
+  bucket: Bucket,
+  rate: number,
+  nowMs: number,
+  cost = 1,
+  capacity = rate,
+): LimitDecision {
   const elapsed = Math.max(0, nowMs - bucket.updatedMs) / 1000;
-  bucket.tokens = Math.min(rate, bucket.tokens + elapsed * rate);
+  bucket.tokens = Math.min(capacity, bucket.tokens + elapsed * rate);
   bucket.updatedMs = nowMs;
   const allowed = bucket.tokens >= 1;
   if (allowed) bucket.tokens -= cost;
@@ -75,14 +82,14 @@ export class MemoryRateLimiter implements RateLimiter {
     private readonly held = BUCKETS_HELD,
   ) {}
 
-  take(keyId: string, rate: number, cost = 1): LimitDecision {
+  take(keyId: string, rate: number, cost = 1, capacity = rate): LimitDecision {
     const nowMs = this.now();
     let bucket = this.buckets.get(keyId);
     if (!bucket) {
-      bucket = { tokens: rate, updatedMs: nowMs };
+      bucket = { tokens: capacity, updatedMs: nowMs };
       this.remember(keyId, bucket, nowMs);
     }
-    return takeToken(bucket, rate, nowMs, cost);
+    return takeToken(bucket, rate, nowMs, cost, capacity);
   }
 
   private remember(keyId: string, bucket: Bucket, nowMs: number): void {

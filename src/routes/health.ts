@@ -4,35 +4,52 @@ import type { Accounting } from '../accounting/accounting.js';
 import { toProblem } from '../errors.js';
 import { sendProblem } from '../http/problem.js';
 import { headers, publicResponses, responseRef } from '../openapi/components.js';
-import { degraded, notReady } from '../readiness.js';
+import { degradations, notReady, type Standing } from '../readiness.js';
 import type { HealthStore } from '../store/health.js';
-import type { Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
 
-/** A 200 whose JSON body is `{ "status": <status> }`, with a `reason` when there may be one. */
-const statusResponse = (description: string, ...statuses: string[]) => ({
+/** A 200 whose JSON body is `{ "status": <status> }`. */
+const statusResponse = (description: string, status: string) => ({
   description,
   headers: headers('X-Request-Id'),
   content: {
     'application/json': {
       schema: {
         type: 'object',
-        properties: {
-          status: { type: 'string', enum: statuses },
-          ...(statuses.length > 1
-            ? { reason: { type: 'string', description: 'Why the service answers only in part.' } }
-            : {}),
-        },
+        properties: { status: { type: 'string', enum: [status] } },
         required: ['status'],
       },
     },
   },
 });
 
+/**
+ * The 200 of /readyz: `ready`, or `degraded` with its reasons while the service answers without a part
+ * (Redis unreachable and ENRICH_REDIS_FAILURE=open: each server limits keys to its share; PostgreSQL
+ * unreachable with a local index in service: lookups answer from it, writes fail).
+ */
+const readyResponse = {
+  description: 'The data store answers; `degraded` names what works only in part',
+  headers: headers('X-Request-Id'),
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: {
+          status: { type: 'string', enum: ['ready', 'degraded'] },
+          reasons: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['status'],
+      },
+    },
+  },
+};
+
 export function registerHealth(
   app: FastifyInstance,
-  store: HealthStore & Pick<Store, 'localStatus'>,
+  store: HealthStore,
   accounting?: Accounting | undefined,
+  standing: Standing = {},
 ) {
   app.get(
     '/healthz',
@@ -58,19 +75,16 @@ export function registerHealth(
         summary: 'Readiness: the data store answers',
         tags: ['operations'],
         security: [],
-        description:
-          '`ready`, or `degraded` with a `reason` while lookups answer but not everything does (on PostgreSQL ' +
-          'with a local index: the database unreachable, lookups answering from the index, writes failing).',
-        'x-responses': publicResponses(statusResponse('The data store answers', 'ready', 'degraded'), {
+        'x-responses': publicResponses(readyResponse, {
           503: responseRef('Unavailable'),
         }),
       },
     },
     async (request, reply) => {
-      const problem = await notReady(store, accounting);
+      const problem = await notReady(store, accounting, standing);
       if (problem === undefined) {
-        const reason = degraded(store);
-        return reason === undefined ? { status: 'ready' } : { status: 'degraded', reason };
+        const reasons = degradations(standing);
+        return reasons.length === 0 ? { status: 'ready' } : { status: 'degraded', reasons };
       }
       // A journal that cannot be written was logged once, when it began; a store that is gone is told here.
       if (problem instanceof StoreUnavailableError)

@@ -22,7 +22,13 @@ describe('lookups while Redis is unreachable', () => {
       store,
       metrics,
     );
-    app = await buildApp({ store, metrics, limiter: limits.limiter, quota: limits.quota });
+    app = await buildApp({
+      store,
+      metrics,
+      limiter: limits.limiter,
+      quota: limits.quota,
+      limitsStanding: limits.standing,
+    });
     limits.logTo({ warn: () => {} });
     const { token } = await issueKey(store, { name: 'metered', rate: 5, quota: 100 });
     const lookup = () =>
@@ -35,15 +41,22 @@ describe('lookups while Redis is unreachable', () => {
     await store.close();
   });
 
-  it('are answered, and counted in enrich_limit_backend_errors_total, when failing open', async () => {
+  it("are limited to the server's share when failing open, counted in enrich_limit_backend_errors_total, and /readyz says so", async () => {
     const { lookup } = await serve('open');
     const started = Date.now();
     const responses = await Promise.all(Array.from({ length: 8 }, lookup));
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(responses.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
+    // Never saw another server: its share is the whole rate of 5.
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
     const metrics = (await app.inject({ url: '/metrics' })).body;
     expect(metrics).toMatch(/enrich_limit_backend_errors_total\{limit="rate"\} 8/);
-    expect(metrics).toMatch(/enrich_limit_backend_errors_total\{limit="quota"\} 8/);
+    expect(metrics).toMatch(/enrich_limit_backend_errors_total\{limit="quota"\} 5/);
+    const ready = await app.inject({ url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({
+      status: 'degraded',
+      reasons: ["redis: unreachable, limiting locally to all of each key's rate"],
+    });
   });
 
   it('are refused with 503 unavailable and Retry-After when failing closed', async () => {
@@ -52,5 +65,8 @@ describe('lookups while Redis is unreachable', () => {
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('1');
     expect(response.json()).toMatchObject({ code: 'unavailable', status: 503 });
+    const ready = await app.inject({ url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json().detail).toMatch(/^redis: unreachable, keyed requests are refused/);
   });
 });

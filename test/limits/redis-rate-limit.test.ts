@@ -1,16 +1,20 @@
 import type { Redis } from 'ioredis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProblemError } from '../../src/errors.js';
+import { LeasedRateLimiter } from '../../src/limits/redis/leased-rate-limit.js';
 import { RedisRateLimiter } from '../../src/limits/redis/rate-limit.js';
 import { connected, DEAD_REDIS_URL, dropPrefix, policy, testPrefix } from '../cluster/redis.js';
 
-const prefix = testPrefix();
-const open: RedisRateLimiter[] = [];
+const prefixes: string[] = [];
+let prefix = '';
+const open: (RedisRateLimiter | LeasedRateLimiter)[] = [];
+type Kind = typeof RedisRateLimiter | typeof LeasedRateLimiter;
+let Limiter: Kind = LeasedRateLimiter;
 
 async function limiter(mode: 'open' | 'closed' = 'open', url?: string) {
   const made = policy(mode);
   const client: Redis = await connected(url);
-  const created = new RedisRateLimiter(client, prefix, made.failure);
+  const created = new Limiter(client, prefix, made.failure);
   open.push(created);
   return { limiter: created, client, ...made };
 }
@@ -18,9 +22,20 @@ async function limiter(mode: 'open' | 'closed' = 'open', url?: string) {
 afterEach(async () => {
   await Promise.all(open.splice(0).map((l) => l.close()));
 });
-afterAll(() => dropPrefix(prefix));
+beforeEach(() => {
+  prefix = testPrefix(); // each test its own buckets, whichever limiter
+  prefixes.push(prefix);
+});
+afterAll(() => Promise.all(prefixes.map(dropPrefix)));
 
-describe('token buckets in Redis', () => {
+describe.each([
+  ['leased to each server', LeasedRateLimiter],
+  ['asked at every request', RedisRateLimiter],
+] as const)('token buckets in Redis, %s,', (_, kind) => {
+  beforeEach(() => {
+    Limiter = kind;
+  });
+
   it('admit a burst of one second worth, then refuse with a time to retry', async () => {
     const { limiter: redis } = await limiter();
     const decisions = [];
@@ -76,9 +91,38 @@ describe('token buckets in Redis', () => {
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(250 + 1000);
   });
+
+  it('refuse with 503 and Retry-After when failing closed', async () => {
+    const { limiter: redis, errors } = await limiter('closed', DEAD_REDIS_URL);
+    const refusal = await Promise.resolve(redis.take('any', 3)).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ProblemError);
+    expect(refusal).toMatchObject({ code: 'unavailable', status: 503, headers: { 'retry-after': '1' } });
+    expect(await errors()).toBe(1);
+  });
 });
 
-describe('token buckets when Redis is unreachable', () => {
+describe('leased token buckets when Redis is unreachable', () => {
+  beforeEach(() => {
+    Limiter = LeasedRateLimiter;
+  });
+
+  it("limit to the server's share when failing open, counting the failed call and warning once", async () => {
+    const { limiter: redis, errors, warnings } = await limiter('open', DEAD_REDIS_URL);
+    const started = Date.now();
+    const decisions = [];
+    for (let i = 0; i < 5; i++) decisions.push(await redis.take('any', 3));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false, false]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await errors()).toBe(5); // each decided without Redis
+    expect(warnings).toEqual(["Redis is unreachable: limiting locally to all of each key's rate"]);
+  });
+});
+
+describe('per-request token buckets when Redis is unreachable', () => {
+  beforeEach(() => {
+    Limiter = RedisRateLimiter;
+  });
+
   it('admit the request when failing open, counting the error and warning once', async () => {
     const { limiter: redis, errors, warnings } = await limiter('open', DEAD_REDIS_URL);
     const started = Date.now();
@@ -86,13 +130,5 @@ describe('token buckets when Redis is unreachable', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(await errors()).toBe(5);
     expect(warnings).toHaveLength(1);
-  });
-
-  it('refuse with 503 and Retry-After when failing closed', async () => {
-    const { limiter: redis, errors } = await limiter('closed', DEAD_REDIS_URL);
-    const refusal = await redis.take('any', 3).catch((error: unknown) => error);
-    expect(refusal).toBeInstanceOf(ProblemError);
-    expect(refusal).toMatchObject({ code: 'unavailable', status: 503, headers: { 'retry-after': '1' } });
-    expect(await errors()).toBe(1);
   });
 });

@@ -4705,7 +4705,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The data store answers */
+            /** @description The data store answers; `degraded` names what works only in part */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4714,7 +4714,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ready";
+                        status: "ready" | "degraded";
+                        reasons?: string[];
                     };
                 };
             };

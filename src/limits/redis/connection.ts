@@ -4,7 +4,7 @@ import { maskSecrets } from '../../config.js';
 import { ProblemError } from '../../errors.js';
 import type { Metrics } from '../../metrics.js';
 
-/** `open`: admit the request (and count it nowhere); `closed`: answer 503 until Redis is back. */
+/** `open`: limit each server to its share of every rate until Redis is back; `closed`: answer 503 meanwhile. */
 export type RedisFailureMode = 'open' | 'closed';
 
 /** Where limit warnings go: the app's logger once it exists. */
@@ -52,15 +52,27 @@ export async function closeRedis(client: Redis): Promise<void> {
   else client.disconnect();
 }
 
+/** Why limits are not shared across servers at the moment, as /readyz tells it. */
+export interface LimitsStanding {
+  /** What /readyz says. */
+  reason: string;
+  /** True when keyed requests are refused meanwhile (`closed`): /readyz answers 503. */
+  refusing: boolean;
+}
+
 /**
- * Applies ENRICH_REDIS_FAILURE to a failed limit operation: counts it in
- * `enrich_limit_backend_errors_total`, warns at most once per `warnEveryMs` (an outage must not
- * become a log line per request), then either lets the caller admit the request or throws a 503.
+ * Applies ENRICH_REDIS_FAILURE to a failed limit operation and keeps the standing of Redis: the caller
+ * either limits the request locally to this server's share (`open`) or answers 503 (`closed`); each such
+ * request counts in `enrich_limit_backend_errors_total`. The outage is logged once when it
+ * starts and once when it ends (`closed` also warns at most every `warnEveryMs` while refusing).
  */
 export class RedisFailurePolicy {
   log: LimitLog | undefined;
+  /** Servers that announced themselves in Redis when it last answered (this one included). */
+  servers = 1;
   private lastWarnMs = Number.NEGATIVE_INFINITY;
   private unreported = 0;
+  private downSince: number | undefined;
 
   constructor(
     readonly mode: RedisFailureMode,
@@ -69,10 +81,31 @@ export class RedisFailurePolicy {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A limit could not be checked: returns when the request may go ahead (`open`), throws otherwise. */
+  /** True while Redis is unreachable and limits are kept in this process (`open`). */
+  get local(): boolean {
+    return this.downSince !== undefined && this.mode === 'open';
+  }
+
+  /** Why limits are not shared now; undefined while Redis answers. */
+  standing(): LimitsStanding | undefined {
+    if (this.downSince === undefined) return undefined;
+    if (this.mode === 'closed')
+      return {
+        reason: 'redis: unreachable, keyed requests are refused (ENRICH_REDIS_FAILURE=closed)',
+        refusing: true,
+      };
+    return {
+      reason: `redis: unreachable, limiting locally to ${this.share()} of each key's rate`,
+      refusing: false,
+    };
+  }
+
+  /** A limit could not be checked: returns when the request may be limited locally (`open`), throws otherwise. */
   failed(limit: 'rate' | 'quota', error: unknown): void {
-    this.record(limit, error);
+    this.unreachable(error);
     if (this.mode === 'closed') {
+      this.metrics.limitBackendErrors.inc({ limit });
+      this.warn(error, 'Redis is unavailable: refusing requests');
       throw new ProblemError(
         'unavailable',
         'Rate limits cannot be checked at the moment; retry shortly.',
@@ -84,10 +117,34 @@ export class RedisFailurePolicy {
     }
   }
 
-  /** Counts and reports a failure without deciding anything (a count that could not be written). */
-  record(limit: 'rate' | 'quota', error: unknown): void {
+  /** A limit checked in this process's memory instead of Redis (`open`): counted as Redis's failure. */
+  checkedLocally(limit: 'rate' | 'quota'): void {
     this.metrics.limitBackendErrors.inc({ limit });
-    this.warn(error, `Redis is unavailable: ${this.mode === 'open' ? 'admitting' : 'refusing'} requests`);
+  }
+
+  /** A call that decided nothing failed (a count given back, a lease returned): Redis may be gone. */
+  record(error: unknown): void {
+    this.unreachable(error);
+  }
+
+  /** Redis did not answer (a call, or the servers' heartbeat): the outage starts, told once. */
+  unreachable(error: unknown): void {
+    if (this.downSince !== undefined) return;
+    this.downSince = this.now();
+    const local =
+      this.mode === 'open'
+        ? `limiting locally to ${this.share()} of each key's rate`
+        : 'refusing keyed requests';
+    this.tell({ err: error, policy: this.mode, servers: this.servers }, `Redis is unreachable: ${local}`);
+  }
+
+  /** Redis answered, with the number of live servers when the heartbeat asked: the outage, if any, ends. */
+  answered(servers?: number): void {
+    if (servers !== undefined) this.servers = Math.max(1, servers);
+    if (this.downSince === undefined) return;
+    const seconds = Math.round((this.now() - this.downSince) / 1000);
+    this.downSince = undefined;
+    this.tell({ policy: this.mode, seconds }, 'Redis answers again: limits are shared across servers again');
   }
 
   /** A warning about Redis, at most one per interval, saying how many were held back. */
@@ -98,10 +155,19 @@ export class RedisFailurePolicy {
     this.lastWarnMs = nowMs;
     const details = { err: error, failures: this.unreported, policy: this.mode };
     this.unreported = 0;
+    this.tell(details, message);
+  }
+
+  private share(): string {
+    return this.servers === 1 ? 'all' : `1/${this.servers}`;
+  }
+
+  private tell(details: { err?: unknown; [detail: string]: unknown }, message: string): void {
     if (this.log) this.log.warn(details, message);
-    else
-      process.stderr.write(
-        `enrich: ${message} (${maskSecrets((error as Error)?.message ?? String(error))})\n`,
-      );
+    else {
+      const error = details.err as Error | undefined;
+      const cause = error === undefined ? '' : ` (${maskSecrets(error?.message ?? String(error))})`;
+      process.stderr.write(`enrich: ${message}${cause}\n`);
+    }
   }
 }

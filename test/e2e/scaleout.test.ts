@@ -1,13 +1,14 @@
 // Three `enrich serve` processes on one PostgreSQL and one Redis, each with its own port and local index:
 // every write made through the CLI (another process, as on another machine) is served by all three within a
 // second; a server restarted after missing writes catches up; a server with an empty directory answers at
-// once and switches to its index; and PostgreSQL stopped for 30 s under load keeps lookups at 200 and loses
-// no accounting.
+// once and switches to its index; PostgreSQL stopped for 30 s under load keeps lookups at 200 and loses no
+// accounting; and Redis stopped and started again leaves each server limiting keys to its share meanwhile.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
+import { type OwnRedis, ownRedis } from '../cluster/own-redis.js';
 import { type Server, serve } from '../cluster/serve.js';
 import { PEOPLE } from '../helpers/app.js';
 import { enrich, enrichOk, writeNdjson } from '../helpers/cli.js';
@@ -207,4 +208,71 @@ describe('a server on a PostgreSQL that stops for 30 s under load', () => {
       await server.stop();
     }
   }, 120_000);
+});
+
+describe('three servers when Redis stops and starts again', () => {
+  let database: TestDatabase;
+  let redis: OwnRedis;
+  let dir: string;
+  const servers: Server[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    redis = await ownRedis();
+    dir = mkdtempSync(join(tmpdir(), 'enrich-redisdown-'));
+  }, 60_000);
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+    await redis?.kill();
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('limits each server to its share while Redis is away, says so, and converges when it is back', async () => {
+    const env = { DATABASE_URL: database.url, REDIS_URL: redis.url };
+    enrichOk(['import', 'people', writeNdjson(dir, 'people.ndjson', PEOPLE)], env);
+    const token = enrichOk(['keys', 'create', '--name', 'shared', '--rate', '30'], env)
+      .trim()
+      .split('\n')
+      .at(-1)!;
+    for (const n of [1, 2, 3]) {
+      servers.push(
+        await serve(['--workers', '1'], {
+          ...env,
+          ENRICH_LOCAL_DIR: join(dir, `local-${n}`),
+          ENRICH_JOURNAL_DIR: join(dir, `journal-${n}`),
+        }),
+      );
+    }
+    await Promise.all(servers.map((server) => serving(server)));
+    const path = `/people?id=${PEOPLE[0]!.id}`;
+    expect(await status(servers[0]!.url, path, token)).toBe(200);
+    await redis.kill();
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    for (const server of servers) {
+      expect(await (await fetch(`${server.url}/readyz`)).json()).toMatchObject({
+        status: 'degraded',
+        reasons: [expect.stringMatching(/^redis: unreachable/)],
+      });
+    }
+    // Each server admits its third of the rate (10/s, a burst of as much), and refuses the rest with 429.
+    const codes: number[] = [];
+    for (let i = 0; i < 40; i++) codes.push(await status(servers[1]!.url, path, token));
+    const admitted = codes.filter((code) => code === 200).length;
+    expect(admitted).toBeGreaterThan(0);
+    expect(admitted).toBeLessThanOrEqual(20);
+    expect(codes.filter((code) => code !== 200 && code !== 429)).toEqual([]);
+    await redis.start();
+    const started = Date.now();
+    for (const server of servers) {
+      for (;;) {
+        const ready = await (await fetch(`${server.url}/readyz`)).json();
+        if (ready.status === 'ready') break;
+        if (Date.now() - started > 15_000) throw new Error(`${server.url} still ${JSON.stringify(ready)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await status(servers[2]!.url, path, token)).toBe(200);
+  }, 90_000);
 });

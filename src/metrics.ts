@@ -9,7 +9,6 @@ import {
   type MetricValueWithName,
   Registry,
 } from 'prom-client';
-import type { LocalIndexStatus } from './store/store.js';
 
 type MetricValue = MetricValueWithName<string>;
 
@@ -159,7 +158,7 @@ export interface ServiceState {
   /** Webhook deliveries owed to enabled endpoints, and when the oldest was made (ISO; null: none). */
   webhookBacklog?(): Promise<{ pending: number; oldest: string | null }>;
   /** A PostgreSQL server's local index: its follower's state (src/store/postgres/follow.ts). */
-  localIndex?(): LocalIndexStatus | undefined;
+  localIndex?(): { serving: boolean; problem: string | undefined; appliedAt: string | undefined } | undefined;
 }
 
 /**

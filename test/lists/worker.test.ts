@@ -47,8 +47,10 @@ it('prunes the jobs whose time is over, their files and the mark of their charge
   });
   worker.start();
   try {
-    for (let i = 0; i < 100 && existsSync(files.upload('ls_old')); i++)
-      await new Promise((r) => setTimeout(r, 20));
+    // Pruned in steps (files, the job, the mark of its charges): waited for until the last is done.
+    const pruned = async () =>
+      !existsSync(files.upload('ls_old')) && (await store.journalOffset(chargeSegment('ls_old'))) < 0;
+    for (let i = 0; i < 100 && !(await pruned()); i++) await new Promise((r) => setTimeout(r, 20));
     expect(existsSync(files.upload('ls_old'))).toBe(false);
     expect(existsSync(files.result('ls_old'))).toBe(false);
     expect(await store.getList('key_1', 'ls_old')).toBeUndefined();

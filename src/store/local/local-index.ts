@@ -318,12 +318,6 @@ export class LocalIndex {
     this.flags.putSync(FLAGS_KEY, value);
   }
 
-  /** The disk the index takes, in bytes (its data file). */
-  sizeBytes(): number {
-    const stats = this.env.getStats() as { treeBranchPageCount?: number; lastPageNumber?: number };
-    return ((stats.lastPageNumber ?? 0) + 1) * PAGE_SIZE;
-  }
-
   async close(): Promise<void> {
     await this.env.close();
   }

@@ -329,12 +329,11 @@ export class PostgresFollower {
    */
   async caughtUp(): Promise<void> {
     if (this.closed || !this.index.ready()) return;
-    const [log, meta] = await Promise.all([
-      query<{ last: string }>(this.primary, { text: LOG_MARKS }),
-      query<{ keys_version: string }>(this.primary, { text: STORE_META }),
-    ]);
-    const last = Number(log.rows[0]!.last);
-    const keys = Number(meta.rows[0]!.keys_version);
+    const { rows } = await query<{ last: string; keys_version: string }>(this.primary, {
+      text: `SELECT marks.last, meta.keys_version FROM (${LOG_MARKS}) marks, (${STORE_META}) meta`,
+    });
+    const last = Number(rows[0]!.last);
+    const keys = Number(rows[0]!.keys_version);
     this.kick();
     for (const deadline = Date.now() + CATCH_UP_MS; Date.now() < deadline; await delay(2)) {
       const state = this.index.state();

@@ -1,15 +1,13 @@
 // The keys role on PostgreSQL: the shared statements (../sql/keys.ts), on the primary except key lookups.
 import type pg from 'pg';
 import type { Scope } from '../../vocabulary/operations.js';
+import { KeysByHash } from '../key-cache.js';
 import type { ApiKey, KeyChanges, KeyStore, StoredKey } from '../keys.js';
 import type { LocalIndex } from '../local/local-index.js';
 import type { MaybePromise } from '../maybe-promise.js';
 import { KEY_COLUMNS, keyChangeValues, keyStatements, newKeyValues } from '../sql/keys.js';
 import { POSTGRES } from '../sql/spelling.js';
 import { inTransaction, query } from './pool.js';
-
-/** Keys held by hash at most; past it the cache starts afresh. */
-const KEY_CACHE_LIMIT = 10_000;
 
 /** A key as PostgreSQL gives it back: its quotas as a bigint's text. */
 export interface KeyRow extends Omit<StoredKey, 'quota' | 'search_quota'> {
@@ -46,9 +44,8 @@ export class PostgresKeys implements KeyStore {
   }
 
   private local: LocalIndex | undefined;
-  /** Keys read from the local index, by hash, valid while its keys stamp is `cachedAt`. */
-  private readonly cache = new Map<string, StoredKey>();
-  private cachedAt = -1;
+  /** Keys read from the local index, by hash, valid while its keys stamp is unchanged. */
+  private readonly cache = new KeysByHash();
 
   /**
    * From now on a key is found in the local index, which its follower keeps current (a revocation made
@@ -62,16 +59,10 @@ export class PostgresKeys implements KeyStore {
   findKeyByHash(hash: string): MaybePromise<StoredKey | undefined> {
     const local = this.local;
     if (local?.ready()) {
-      const stamp = local.keysStamp();
-      if (stamp !== this.cachedAt) {
-        this.cache.clear();
-        this.cachedAt = stamp;
-      }
-      const cached = this.cache.get(hash);
+      const cached = this.cache.get(hash, local.keysStamp());
       if (cached) return cached;
       const held = local.key(hash);
       if (held) {
-        if (this.cache.size >= KEY_CACHE_LIMIT) this.cache.clear();
         this.cache.set(hash, held);
         return held;
       }

@@ -2,6 +2,7 @@
 // until any process changes a key, so that a lookup authenticates without a query.
 import type Database from 'better-sqlite3';
 import type { Scope } from '../../vocabulary/operations.js';
+import { KeysByHash } from '../key-cache.js';
 import type { ApiKey, KeyChanges, KeyStore, StoredKey } from '../keys.js';
 import type { ServingIndex } from '../serving/serving-index.js';
 import { keyChangeValues, keyStatements, newKeyValues } from '../sql/keys.js';
@@ -32,9 +33,6 @@ function prepare(db: Database.Database) {
   };
 }
 
-/** Keys held by hash at most; past it the cache starts afresh, so made-up tokens cannot grow it. */
-const KEY_CACHE_LIMIT = 10_000;
-
 /** The key statements of one connection, each prepared once; every write ends this turn's snapshot. */
 export class SqliteKeys implements KeyStore {
   private readonly statements: ReturnType<typeof prepare>;
@@ -45,8 +43,7 @@ export class SqliteKeys implements KeyStore {
    * connection commits anything). So a revocation is effective on the next request, and a lookup costs
    * no key query.
    */
-  private readonly cache = new Map<string, StoredKey | null>();
-  private cacheVersion = -1;
+  private readonly cache = new KeysByHash();
   private version: () => number;
   private index: ServingIndex | undefined;
   private readonly rotateOnce: (id: string, hash: string, previousExpiresAt: string) => boolean;
@@ -91,12 +88,7 @@ export class SqliteKeys implements KeyStore {
   /** The current hash first: a retired hash is looked up only for a token that is not current. */
   findKeyByHash(hash: string): StoredKey | undefined {
     if (!this.index) this.snapshot.enter();
-    const version = this.version();
-    if (version !== this.cacheVersion || this.cache.size >= KEY_CACHE_LIMIT) {
-      this.cache.clear();
-      this.cacheVersion = version;
-    }
-    const cached = this.cache.get(hash);
+    const cached = this.cache.get(hash, this.version());
     if (cached !== undefined) return cached ?? undefined;
     const row = this.statements.byHash.get({ 1: hash }) ?? this.statements.byRetiredHash.get({ 1: hash });
     const key = row ? toStoredKey(row) : undefined;

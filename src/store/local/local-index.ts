@@ -142,7 +142,9 @@ export class LocalIndex {
   private current(): { ready: boolean; keys: number } {
     if (this.seen) return this.seen;
     this.env.resetReadTxn();
-    const value = this.flags.getBinaryFast(FLAGS_KEY);
+    // A copy, not lmdb's shared read buffer: the store id runs to the value's end, and on Node 24 that
+    // buffer's length is not the value's.
+    const value = this.flags.getBinary(FLAGS_KEY);
     const ours = value !== undefined && value.toString('latin1', 5) === this.expected;
     this.seen = { ready: ours && value[0] === 1, keys: value?.readUInt32LE(1) ?? 0 };
     queueMicrotask(this.forget);

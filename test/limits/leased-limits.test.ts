@@ -210,6 +210,46 @@ describe('limits of three servers when Redis is killed and started again', () =>
     client.disconnect();
     expect(used).toBe(matched);
   }, 40_000);
+
+  it('keep the units of a lease that ended while Redis was gone, and give them back once it answers', async () => {
+    redis ??= await ownRedis();
+    store ??= openSqliteStore(':memory:');
+    const prefix = testPrefix();
+    prefixes.push(prefix);
+    const made = policy('open');
+    let nowMs = 0;
+    // No heartbeat of its own: Redis is found gone by the lease given back after the kill, not before it.
+    const presence = new ServerPresence(await connected(redis.url), prefix, made.failure);
+    const quota = new RedisQuotaCounter(await connected(redis.url), prefix, made.failure, store, {
+      clock: () => nowMs,
+    });
+    const { key } = await issueKey(store, { name: 'held', quota: 1_000 });
+    let matched = 0;
+    const use = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const ticket = await quota.reserve(key);
+        ticket!.settle(true);
+        matched++;
+      }
+    };
+    await use(10); // leases of 1, 2, 4 and 8: units held
+
+    await redis.kill();
+    nowMs += 2_000; // the lease ends: the next sweep gives its units back, and Redis is gone
+    await waitFor(() => made.failure.local);
+    await use(5); // counted here
+
+    await redis.start();
+    await presence.beat();
+    expect(made.failure.local).toBe(false);
+    await use(5);
+    await quota.close();
+    const client = await connected(redis.url);
+    const period = new Date().toISOString().slice(0, 7);
+    const used = Number(await client.get(`${prefix}quota:{${key.id}:${period}}:used`));
+    client.disconnect();
+    expect(used).toBe(matched);
+  }, 20_000);
 });
 
 async function waitFor(condition: () => boolean, ms = 5_000): Promise<void> {

@@ -6,8 +6,8 @@ import { type QuotaGrant, type QuotaTicket, quotaExceeded } from '../quota.js';
 /** What one server counted of a key's quota during an outage. */
 export interface QuotaOutage {
   readonly period: string;
-  /** Units this server held in Redis when the outage began: counted there already. */
-  readonly held: number;
+  /** Units this server held in Redis when the outage began, or failed to give back since: counted there already. */
+  held: number;
   /** Lookups this server may reserve meanwhile: its share of what was left (the units it held among them). */
   readonly allowance: number;
   /** Lookups reserved and not given back. */

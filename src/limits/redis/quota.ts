@@ -282,9 +282,23 @@ export class RedisQuotaCounter implements QuotaCounter {
     const used = usedKey(this.prefix, lease.keyId, lease.period);
     const releasing: Promise<unknown> = this.redis
       .enrichReleaseQuotaItems(used, units)
-      .catch((error: unknown) => this.policy.record(error)) // overcounts by the units: never under
+      .catch((error: unknown) => {
+        this.policy.record(error);
+        this.stillHeld(lease, units);
+      })
       .finally(() => this.returning.delete(releasing));
     this.returning.add(releasing);
+  }
+
+  /**
+   * Units that could not go back to Redis are still counted there: held again, to be spent or given back
+   * once Redis answers; during an outage, among the units the outage found counted. A past period's units
+   * stay counted (an overcount, never under).
+   */
+  private stillHeld(lease: QuotaLease, units: number): void {
+    if (this.leases.get(lease.keyId) !== lease) return;
+    if (lease.outage === undefined) lease.units += units;
+    else if (!lease.outage.reconciled) lease.outage.held += units;
   }
 
   /**

@@ -66,8 +66,13 @@ export async function audit(db: Queryable, filter: AuditFilter): Promise<AuditEn
   return rows.map(toAuditEntry);
 }
 
-/** Index rows go with their entries (ON DELETE CASCADE). */
+/** Index rows go with their entries, in the same statement (audit_match has no foreign key: migration 19). */
 export async function pruneAudit(db: Queryable, before: Date): Promise<number> {
-  const { rowCount } = await query(db, { text: PRUNE_AUDIT, values: [before.toISOString()] });
-  return rowCount ?? 0;
+  const { rows } = await query<{ pruned: string }>(db, {
+    text: `WITH gone AS (${PRUNE_AUDIT} RETURNING id),
+           matches AS (DELETE FROM audit_match WHERE audit_id IN (SELECT id FROM gone))
+           SELECT count(*) AS pruned FROM gone`,
+    values: [before.toISOString()],
+  });
+  return Number(rows[0]!.pruned);
 }

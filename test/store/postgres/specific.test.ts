@@ -133,6 +133,34 @@ describe('postgres store', () => {
     await store.upsert('people', [{ ...person, body: '{"v":2}', identifiers: [twice, twice] }]);
     expect(await indexRows(person.id)).toEqual([{ kind: 2, value: 'twice@x.com' }]);
   });
+
+  it("prunes an audit entry's record-id index rows with it, and only those", async () => {
+    const entry = (at: string, matched: string[]) => ({
+      at,
+      key_id: 'k-prune',
+      operation: 'people' as const,
+      params: ['id'],
+      matched,
+      status: matched.length > 1 ? 409 : 200,
+    });
+    await store.addAudit([
+      entry('2020-01-01T00:00:00.000Z', ['fp000000000601', 'fp000000000602']),
+      entry('2020-01-02T00:00:00.000Z', ['fp000000000601']),
+      entry('2020-01-03T00:00:00.000Z', ['fp000000000603']),
+    ]);
+    const matchRows = async () => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      const { rows } = await client.query(
+        `SELECT record_id, (SELECT at FROM audit_log a WHERE a.id = m.audit_id) AS at FROM audit_match m
+         WHERE record_id LIKE 'fp0000000006%' ORDER BY record_id`,
+      );
+      await client.end();
+      return rows.map((r: { record_id: string; at: Date | null }) => `${r.record_id} ${r.at?.toISOString()}`);
+    };
+    expect(await store.pruneAudit(new Date('2020-01-02T12:00:00.000Z'))).toBe(2);
+    expect(await matchRows()).toEqual(['fp000000000603 2020-01-03T00:00:00.000Z']);
+  });
 });
 
 describe('postgres store with a read URL', () => {

@@ -1,5 +1,6 @@
 // The audit log on PostgreSQL: one row per lookup and an index row per record id it disclosed (deleted with
 // it); the list encoding and the queries not by record are shared (../sql/audit.ts).
+import type pg from 'pg';
 import type { AuditEntry, AuditFilter, AuditRow } from '../accounting.js';
 import {
   AUDIT_COLUMNS,
@@ -12,39 +13,50 @@ import {
   toAuditRow,
 } from '../sql/audit.js';
 import { POSTGRES } from '../sql/spelling.js';
-import { type Queryable, query } from './pool.js';
+import { copyBinary } from './binary-copy.js';
+import { inTransaction, type Queryable, query } from './pool.js';
 
 const QUERIES = { ASC: auditQueries('ASC'), DESC: auditQueries('DESC') };
 
-/** Entries whose lists are already joined, as the accounting journal carries them. */
-export async function addAuditRows(db: Queryable, entries: AuditRow[]): Promise<void> {
+/** Entries whose lists are already joined, as the accounting journal carries them, in `client`'s transaction. */
+export async function addAuditRows(client: pg.PoolClient, entries: AuditRow[]): Promise<void> {
   if (entries.length === 0) return;
-  // One statement for a whole batch: ids are drawn first (a CTE used twice is evaluated once), so that
-  // the entries and their record-id index rows are written together.
-  await query(db, {
-    text: `WITH input AS (
-             SELECT nextval(pg_get_serial_sequence('audit_log', 'id')) AS id, u.*
-             FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::smallint[])
-               AS u(at, key_id, operation, params, matched, status)
-           ), entries AS (
-             INSERT INTO audit_log (id, at, key_id, operation, params, matched, status)
-             SELECT id, at, key_id, operation, params, matched, status FROM input
-           )
-           INSERT INTO audit_match (record_id, audit_id)
-           SELECT DISTINCT record_id, id FROM input, unnest(string_to_array(matched, ',')) AS record_id
-           WHERE matched <> ''`,
-    values: [
-      entries.map((e) => e.at),
-      entries.map((e) => e.key_id),
-      entries.map((e) => e.operation),
-      entries.map((e) => e.params),
-      entries.map((e) => e.matched),
-      entries.map((e) => e.status),
-    ],
+  // Ids drawn first, so that the entries and their record-id index rows are each one binary COPY (a third
+  // of PostgreSQL's time per audited lookup less than one INSERT from unnest()).
+  const { rows: ids } = await client.query<[string]>({
+    text: "SELECT nextval(pg_get_serial_sequence('audit_log', 'id')) FROM generate_series(1, $1)",
+    values: [entries.length],
+    rowMode: 'array',
   });
+  const at = entries.map((e) => Date.parse(e.at));
+  const invalid = at.findIndex((ms) => !Number.isFinite(ms));
+  if (invalid >= 0) throw new RangeError(`an audit entry's time is not a time: ${entries[invalid]!.at}`);
+  await copyBinary(
+    client,
+    'audit_log (id, at, key_id, operation, params, matched, status)',
+    entries.keys(),
+    (e, i) => {
+      const row = entries[i]!;
+      e.row(7).int8(Number(ids[i]![0])).timestamptz(at[i]!).text(row.key_id).text(row.operation);
+      e.text(row.params).text(row.matched).int2(row.status);
+    },
+  );
+  await copyBinary(client, 'audit_match (record_id, audit_id)', matches(entries, ids), (e, [record, id]) =>
+    e.row(2).text(record).int8(id),
+  );
 }
 
-export const addAudit = (db: Queryable, entries: AuditEntry[]) => addAuditRows(db, entries.map(toAuditRow));
+/** Each entry's distinct record ids, with its id. */
+function* matches(entries: AuditRow[], ids: [string][]): Generator<[string, number]> {
+  for (const [i, entry] of entries.entries()) {
+    if (entry.matched === '') continue;
+    const id = Number(ids[i]![0]);
+    for (const record of new Set(entry.matched.split(','))) yield [record, id];
+  }
+}
+
+export const addAudit = (pool: pg.Pool, entries: AuditEntry[]) =>
+  inTransaction(pool, (client) => addAuditRows(client, entries.map(toAuditRow)));
 
 export async function audit(db: Queryable, filter: AuditFilter): Promise<AuditEntry[]> {
   const { since, limit } = auditBounds(POSTGRES, filter);

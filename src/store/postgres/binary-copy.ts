@@ -9,6 +9,7 @@ const CHUNK_BYTES = 1 << 20;
 // A connection's buffer is kept for its next COPY unless it grew past this.
 const KEEP_BYTES = 32 << 20;
 const TEXT_OID = 25;
+const POSTGRES_EPOCH_MS = Date.UTC(2000, 0, 1);
 
 // Buffer#write's own UTF-8 path, without the argument juggling that costs more than encoding a short
 // identifier; present on every Buffer since Node 0.x though left out of the typings.
@@ -77,6 +78,11 @@ export class BinaryCopyEncoder {
     this.buffer.writeInt32BE(Math.floor(value / 2 ** 32), at);
     this.pos = this.buffer.writeUInt32BE(value >>> 0, at + 4);
     return this;
+  }
+
+  /** A timestamptz from milliseconds since the Unix epoch (PostgreSQL counts microseconds from 2000). */
+  timestamptz(ms: number): this {
+    return this.int8((ms - POSTGRES_EPOCH_MS) * 1000);
   }
 
   get rows(): number {

@@ -116,3 +116,14 @@ export async function hammer(
 
 /** What a token bucket of `rate` per second, starting full, may admit in `seconds`. */
 export const bucketAllows = (rate: number, seconds: number) => rate * seconds + rate;
+
+/** Waits until the server's local index is in service (its lookups then read it), or throws. */
+export async function localIndexServing(server: Server, withinMs = 30_000): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    if (/^enrich_local_index_serving 1$/m.test(text)) return;
+    if (Date.now() - started > withinMs) throw new Error(`${server.url}: local index not in service`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

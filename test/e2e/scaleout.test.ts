@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { type OwnRedis, ownRedis } from '../cluster/own-redis.js';
-import { type Server, serve } from '../cluster/serve.js';
+import { localIndexServing, type Server, serve } from '../cluster/serve.js';
 import { PEOPLE } from '../helpers/app.js';
 import { enrich, enrichOk, writeNdjson } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/pg-database.js';
@@ -43,16 +43,6 @@ async function seenByAll(servers: Server[], path: string, token: string, expecte
   return Date.now() - started;
 }
 
-async function serving(server: Server, withinMs = 30_000) {
-  const started = Date.now();
-  for (;;) {
-    const text = await (await fetch(`${server.url}/metrics`)).text();
-    if (/^enrich_local_index_serving 1$/m.test(text)) return;
-    if (Date.now() - started > withinMs) throw new Error(`${server.url}: local index not in service`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('three servers on one PostgreSQL and one Redis', () => {
   let database: TestDatabase;
   let dir: string;
@@ -79,7 +69,7 @@ describe('three servers on one PostgreSQL and one Redis', () => {
     cli(['import', 'people', ndjson('people.ndjson', PEOPLE)]);
     token = cli(['keys', 'create', '--name', 'scale', '--rate', '100000']).trim().split('\n').at(-1)!;
     for (const n of [1, 2, 3]) servers.push(await start(n));
-    await Promise.all(servers.map((server) => serving(server)));
+    await Promise.all(servers.map((server) => localIndexServing(server)));
   }, 120_000);
   afterAll(async () => {
     for (const server of servers) await server.stop();
@@ -119,13 +109,13 @@ describe('three servers on one PostgreSQL and one Redis', () => {
     servers[2] = await start(3);
     // Answers correctly from its first request: from PostgreSQL until its index has caught up.
     expect(await status(servers[2]!.url, '/people?work_email=cy%40scale.example', token)).toBe(200);
-    await serving(servers[2]!);
+    await localIndexServing(servers[2]!);
     expect(await status(servers[2]!.url, '/people?work_email=cy%40scale.example', token)).toBe(200);
 
     const fresh = await start(4);
     try {
       expect(await status(fresh.url, '/people?work_email=cy%40scale.example', token)).toBe(200);
-      await serving(fresh);
+      await localIndexServing(fresh);
       expect(await status(fresh.url, '/people?work_email=cy%40scale.example', token)).toBe(200);
     } finally {
       await fresh.stop();
@@ -164,7 +154,7 @@ describe('a server on a PostgreSQL that stops for 30 s under load', () => {
       ENRICH_JOURNAL_DIR: join(dir, 'journal'),
     });
     try {
-      await serving(server);
+      await localIndexServing(server);
       let ok = 0;
       const other: number[] = [];
       let stop = false;
@@ -244,7 +234,7 @@ describe('three servers when Redis stops and starts again', () => {
         }),
       );
     }
-    await Promise.all(servers.map((server) => serving(server)));
+    await Promise.all(servers.map((server) => localIndexServing(server)));
     const path = `/people?id=${PEOPLE[0]!.id}`;
     expect(await status(servers[0]!.url, path, token)).toBe(200);
     await redis.kill();

@@ -23,11 +23,12 @@ export async function addAuditRows(client: pg.PoolClient, entries: AuditRow[]): 
   if (entries.length === 0) return;
   // Ids drawn first, so that the entries and their record-id index rows are each one binary COPY (a third
   // of PostgreSQL's time per audited lookup less than one INSERT from unnest()).
-  const { rows: ids } = await client.query<[string]>({
+  const { rows } = await client.query<[string]>({
     text: "SELECT nextval(pg_get_serial_sequence('audit_log', 'id')) FROM generate_series(1, $1)",
     values: [entries.length],
     rowMode: 'array',
   });
+  const ids = rows.map(([id]) => Number(id));
   const at = entries.map((e) => Date.parse(e.at));
   const invalid = at.findIndex((ms) => !Number.isFinite(ms));
   if (invalid >= 0) throw new RangeError(`an audit entry's time is not a time: ${entries[invalid]!.at}`);
@@ -37,7 +38,7 @@ export async function addAuditRows(client: pg.PoolClient, entries: AuditRow[]): 
     entries.keys(),
     (e, i) => {
       const row = entries[i]!;
-      e.row(7).int8(Number(ids[i]![0])).timestamptz(at[i]!).text(row.key_id).text(row.operation);
+      e.row(7).int8(ids[i]!).timestamptz(at[i]!).text(row.key_id).text(row.operation);
       e.text(row.params).text(row.matched).int2(row.status);
     },
   );
@@ -47,11 +48,10 @@ export async function addAuditRows(client: pg.PoolClient, entries: AuditRow[]): 
 }
 
 /** Each entry's distinct record ids, with its id. */
-function* matches(entries: AuditRow[], ids: [string][]): Generator<[string, number]> {
+function* matches(entries: AuditRow[], ids: number[]): Generator<[string, number]> {
   for (const [i, entry] of entries.entries()) {
     if (entry.matched === '') continue;
-    const id = Number(ids[i]![0]);
-    for (const record of new Set(entry.matched.split(','))) yield [record, id];
+    for (const record of new Set(entry.matched.split(','))) yield [record, ids[i]!];
   }
 }
 

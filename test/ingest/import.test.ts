@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importFile, type Rejection } from '../../src/ingest/import.js';
+import { importFile, type Rejection, UPSERT_TRANSACTION } from '../../src/ingest/import.js';
 import { MAX_RECORD_BYTES } from '../../src/ingest/prepare.js';
 import { MAX_JSON_DEPTH } from '../../src/schemas/json-text.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
@@ -188,5 +188,22 @@ describe('importFile', () => {
     const summary = await importFile(store, 'companies', fileOf([company]), { worker: false });
     expect(summary.imported).toBe(1);
     expect(await store.findIds('companies', 'domain', 'acme.com.au', 5)).toEqual(['f1']);
+  });
+});
+
+describe('importFile into a store that holds records', () => {
+  it(`writes at most ${UPSERT_TRANSACTION} records a transaction, all of them, counted once`, async () => {
+    await importFile(store, 'people', fileOf([personLine(0)]), { worker: false });
+    const sizes: number[] = [];
+    const upsert = store.upsert.bind(store);
+    store.upsert = (entity, records) => {
+      sizes.push(records.length);
+      return upsert(entity, records);
+    };
+    const lines = Array.from({ length: 2 * UPSERT_TRANSACTION + 500 }, (_, n) => personLine(n));
+    const summary = await importFile(store, 'people', fileOf(lines), { worker: false });
+    expect(sizes).toEqual([UPSERT_TRANSACTION, UPSERT_TRANSACTION, 500]);
+    expect(summary).toMatchObject({ read: lines.length, imported: lines.length, rejected: 0 });
+    expect(await store.count('people')).toBe(lines.length);
   });
 });

@@ -3,9 +3,12 @@
 // The webhook row also gives the delivery rate to a receiver on this machine and the p99 from an event's
 // commit (its `timestamp`) to its first attempt.
 import { once } from 'node:events';
+import { createReadStream, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createKey, refreshSnapshot } from './enrich.js';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { createKey, evolve, refreshSnapshot } from './enrich.js';
 import { int, table } from './format.js';
 import { type Measured, runLoad } from './loadgen.js';
 import { say } from './log.js';
@@ -14,14 +17,27 @@ import type { LoadOptions } from './options.js';
 import { median, p99 } from './stats.js';
 
 export interface DuringRun {
-  /** `id` lookups a second alone, then during the refresh, then while deliveries run. */
+  /** `id` lookups a second alone, then during a month's refresh (issue 20). */
   alone: number;
   duringRefresh: number;
-  duringDeliveries: number;
-  /** The refresh: records changed, and its wall time. */
+  /** That refresh: records changed, and its wall time. */
   changed: number;
   refreshSeconds: number;
-  /** Webhook deliveries of that refresh's events: how many, a second, and commit to first attempt. */
+  /**
+   * `id` lookups a second during a refresh with ten thousand job changes or more: with no endpoint, then with
+   * one for `person.job_changed` (issue 21: what the deliveries cost the lookups, the refresh's own cost aside).
+   */
+  duringManyChanges: number;
+  duringDeliveries: number;
+  /** With the load: the job changes delivered, and the p99 from commit to first attempt. */
+  deliveredUnderLoad: number;
+  commitToAttemptP99UnderLoadMs: number;
+  /**
+   * With no load: the job changes that refresh logged, its wall time, the job changes delivered, a second
+   * (first commit to last first attempt), and the p99 from commit to first attempt.
+   */
+  jobChanges: number;
+  manyChangesSeconds: number;
   delivered: number;
   deliveredPerSecond: number;
   commitToAttemptP99Ms: number;
@@ -77,85 +93,146 @@ async function settle(count: () => number, quietMs: number, maxMs: number): Prom
   }
 }
 
+/** Job changes in one refresh of the webhook row, at least (issue 21). */
+const JOB_CHANGES = 10_000;
+
 /**
- * Per run: `id` alone; `id` while `enrich import people EVOLVED --snapshot` runs in another process; then,
- * with an endpoint for every event type registered, the refresh back to the original file and `id` while
- * its events are delivered. The store ends as it began. The server must allow private webhook addresses.
+ * The set evolved by as many months as it takes to log JOB_CHANGES job changes or more (about 1% of people a
+ * month; at most `enrich evolve`'s 120 months for a small set), and the job changes its refresh logs.
+ */
+export async function evolveManyChanges(
+  people: string,
+  out: string,
+  count: number,
+): Promise<{ file: string; jobChanges: number }> {
+  const file = path.join(out, path.basename(people));
+  const expected = path.join(out, 'expected-changes.ndjson');
+  if (!existsSync(expected)) {
+    const months = Math.min(120, Math.ceil(JOB_CHANGES / (count * 0.0095)));
+    say(`data set: evolving ${months} months for the webhook row's job changes`);
+    await evolve(path.dirname(people), out, count, months);
+  }
+  let jobChanges = 0;
+  const lines = createInterface({ input: createReadStream(expected), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) if (line.includes('"type":"person.job_changed"')) jobChanges++;
+  return { file, jobChanges };
+}
+
+/** The refreshes of a webhook row: a month's, and one with ten thousand job changes or more. */
+export interface DuringFiles {
+  original: string;
+  /** The set a month on (about 2% of people changed). */
+  evolved: string;
+  /** The set months on, and the job changes its refresh logs. */
+  manyChanges: string;
+  jobChanges: number;
+  people: number;
+}
+
+/**
+ * Per run: `id` alone; `id` while `enrich import people EVOLVED --snapshot` runs in another process; then the
+ * refresh with many job changes, twice, once with no endpoint and once with an endpoint for its job changes
+ * (in turn first), `id` measured during each; then once more with the endpoint and no lookups, for the
+ * deliveries' own rate and delay. Each refresh is followed by one back to the original, its
+ * deliveries over and no endpoint left, so the store ends as it began. The server must allow private webhook addresses.
  */
 export async function measureDuring(
   idTarget: Target,
   db: string,
-  files: { original: string; evolved: string; people: number },
+  files: DuringFiles,
   o: LoadOptions,
 ): Promise<DuringRun[]> {
   const token = await createKey(db, 'webhook benchmark', 1_000_000, {}, ['changes:read', 'changes:write']);
   const receiver = await startReceiver();
   const origin = idTarget.server.origin;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const types = [
-    'person.created',
-    'person.updated',
-    'person.removed',
-    'person.job_changed',
-    'person.title_changed',
-  ];
-  const created = await fetch(`${origin}/v1/webhooks`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ url: receiver.url, types, description: 'bench' }),
-  });
-  if (created.status !== 201) throw new Error(`POST /v1/webhooks: ${created.status} ${await created.text()}`);
-  const { endpoint } = (await created.json()) as { endpoint: { id: string } };
+  const window = Math.max(1, Math.min(o.duration, 3));
+  // The load runs while the refresh does: started just after it, ended before it (and before it is back).
+  const during = async (file: string) => {
+    const refreshing = refreshSnapshot('people', file, db, files.people);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const measured = await load(idTarget, o, window);
+    return { rps: measured.rps, refreshed: await refreshing };
+  };
+  const back = () => refreshSnapshot('people', files.original, db, files.people);
   const runs: DuringRun[] = [];
   try {
     for (let run = 1; run <= o.runs; run++) {
       const alone = await load(idTarget, o, o.duration);
-      // The refresh takes some seconds: the load runs while it does (started just after it, ended before).
-      const refreshing = refreshSnapshot('people', files.evolved, db, files.people);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const duringRefresh = await load(idTarget, o, Math.max(1, Math.min(o.duration, 3)));
-      const forward = await refreshing;
-      await settle(() => receiver.firstAttempt.size, 2000, 120_000);
-      receiver.firstAttempt.clear();
-      // Back to the original: its events are delivered while lookups run.
-      const back = refreshSnapshot('people', files.original, db, files.people);
-      await back;
-      const started = Date.now();
-      const duringDeliveries = await load(idTarget, o, Math.max(1, Math.min(o.duration, 3)));
-      const loadEnded = Date.now();
-      await settle(() => receiver.firstAttempt.size, 2000, 120_000);
-      const attempts = [...receiver.firstAttempt.values()];
-      const lastMs = Math.max(...attempts.map((a) => a.receivedMs));
-      const firstCommitMs = Math.min(...attempts.map((a) => a.receivedMs - a.lagMs));
+      const month = await during(files.evolved);
+      await back();
+      const without = () => during(files.manyChanges).finally(back);
+      // An endpoint for the refresh's job changes: with the load (what it costs the lookups), or alone (how
+      // fast they go out). A new endpoint is owed only the events logged after it: this refresh's.
+      const withDeliveries = async (loaded: boolean) => {
+        const created = await fetch(`${origin}/v1/webhooks`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ url: receiver.url, types: ['person.job_changed'], description: 'bench' }),
+        });
+        if (created.status !== 201)
+          throw new Error(`POST /v1/webhooks: ${created.status} ${await created.text()}`);
+        const { endpoint } = (await created.json()) as { endpoint: { id: string } };
+        try {
+          const measured = loaded
+            ? await during(files.manyChanges)
+            : { rps: 0, refreshed: await refreshSnapshot('people', files.manyChanges, db, files.people) };
+          await settle(() => receiver.firstAttempt.size, 2000, 120_000);
+          const attempts = [...receiver.firstAttempt.values()];
+          receiver.firstAttempt.clear();
+          const lastMs = Math.max(...attempts.map((a) => a.receivedMs));
+          const firstCommitMs = Math.min(...attempts.map((a) => a.receivedMs - a.lagMs));
+          return {
+            ...measured,
+            delivered: attempts.length,
+            perSecond: attempts.length / Math.max(0.001, (lastMs - firstCommitMs) / 1000),
+            p99Ms: p99(attempts.map((a) => a.lagMs)),
+          };
+        } finally {
+          // Without a content-type: a DELETE whose missing body is said to be JSON is refused (400).
+          const { authorization } = headers;
+          const removed = await fetch(`${origin}/v1/webhooks/${endpoint.id}`, {
+            method: 'DELETE',
+            headers: { authorization },
+          });
+          if (removed.status !== 204) say(`DELETE /v1/webhooks/${endpoint.id}: ${removed.status}`);
+          await back();
+        }
+      };
+      // In turn first, so that neither always has the machine as the other left it.
+      const [plain, delivering] =
+        run % 2 === 1
+          ? [await without(), await withDeliveries(true)]
+          : await withDeliveries(true).then(async (d) => [await without(), d] as const);
+      const unloaded = await withDeliveries(false);
       const result: DuringRun = {
         alone: alone.rps,
-        duringRefresh: duringRefresh.rps,
-        duringDeliveries: duringDeliveries.rps,
-        changed: forward.changed,
-        refreshSeconds: forward.wallSeconds,
-        delivered: attempts.length,
-        deliveredPerSecond: attempts.length / Math.max(0.001, (lastMs - firstCommitMs) / 1000),
-        commitToAttemptP99Ms: p99(attempts.map((a) => a.lagMs)),
+        duringRefresh: month.rps,
+        changed: month.refreshed.changed,
+        refreshSeconds: month.refreshed.wallSeconds,
+        duringManyChanges: plain.rps,
+        duringDeliveries: delivering.rps,
+        deliveredUnderLoad: delivering.delivered,
+        commitToAttemptP99UnderLoadMs: delivering.p99Ms,
+        jobChanges: files.jobChanges,
+        manyChangesSeconds: unloaded.refreshed.wallSeconds,
+        delivered: unloaded.delivered,
+        deliveredPerSecond: unloaded.perSecond,
+        commitToAttemptP99Ms: unloaded.p99Ms,
       };
       say(
-        `during ${run}/${o.runs}: id ${int(result.alone)}/s alone, ${int(result.duringRefresh)}/s during a refresh, ` +
-          `${int(result.duringDeliveries)}/s during deliveries (which ended ${((lastMs - started) / 1000).toFixed(1)} s ` +
-          `after the load began, ${lastMs > loadEnded ? 'after' : 'before'} it ended); ` +
-          `${int(result.delivered)} events delivered at ${int(result.deliveredPerSecond)}/s, p99 commit to attempt ` +
+        `during ${run}/${o.runs}: id ${int(result.alone)}/s alone, ${int(result.duringRefresh)}/s during a ` +
+          `month's refresh; during a refresh of ${int(result.jobChanges)} job changes, ` +
+          `${int(result.duringManyChanges)}/s with no endpoint and ${int(result.duringDeliveries)}/s while they ` +
+          `were delivered (${int(delivering.delivered)}, p99 commit to attempt ${int(delivering.p99Ms)} ms); ` +
+          `with no lookups, the refresh took ${unloaded.refreshed.wallSeconds.toFixed(1)} s and ` +
+          `${int(result.delivered)} were delivered at ${int(result.deliveredPerSecond)}/s, p99 commit to attempt ` +
           `${int(result.commitToAttemptP99Ms)} ms`,
       );
-      receiver.firstAttempt.clear();
       runs.push(result);
     }
   } finally {
     receiver.close();
-    // Without a content-type: a DELETE whose missing body is said to be JSON is refused (400).
-    const { authorization } = headers;
-    const removed = await fetch(`${origin}/v1/webhooks/${endpoint.id}`, {
-      method: 'DELETE',
-      headers: { authorization },
-    });
-    if (removed.status !== 204) say(`DELETE /v1/webhooks/${endpoint.id}: ${removed.status}`);
   }
   return runs;
 }
@@ -167,9 +244,11 @@ export function duringTable(runs: DuringRun[]): string {
     `run ${i + 1}`,
     int(r.alone),
     `${int(r.duringRefresh)} (${ratio(r.duringRefresh, r.alone)})`,
-    `${int(r.duringDeliveries)} (${ratio(r.duringDeliveries, r.alone)})`,
-    `${int(r.delivered)} at ${int(r.deliveredPerSecond)}/s`,
+    int(r.duringManyChanges),
+    `${int(r.duringDeliveries)} (${ratio(r.duringDeliveries, r.duringManyChanges)})`,
+    `${int(r.delivered)} of ${int(r.jobChanges)} at ${int(r.deliveredPerSecond)}/s`,
     `${int(r.commitToAttemptP99Ms)} ms`,
+    `${int(r.commitToAttemptP99UnderLoadMs)} ms`,
   ]);
   const m = (pick: (r: DuringRun) => number) => median(runs.map(pick));
   rows.push([
@@ -179,20 +258,26 @@ export function duringTable(runs: DuringRun[]): string {
       m((r) => r.duringRefresh),
       m((r) => r.alone),
     )}, target ≥ 0.80×)`,
+    int(m((r) => r.duringManyChanges)),
     `${int(m((r) => r.duringDeliveries))} (${ratio(
       m((r) => r.duringDeliveries),
-      m((r) => r.alone),
+      m((r) => r.duringManyChanges),
     )}, target ≥ 0.95×)`,
-    `${int(m((r) => r.delivered))} at ${int(m((r) => r.deliveredPerSecond))}/s (target ≥ 1,000/s)`,
+    `${int(m((r) => r.delivered))} of ${int(m((r) => r.jobChanges))} at ${int(
+      m((r) => r.deliveredPerSecond),
+    )}/s (target ≥ 1,000/s)`,
     `${int(m((r) => r.commitToAttemptP99Ms))} ms (target ≤ 2,000 ms)`,
+    `${int(m((r) => r.commitToAttemptP99UnderLoadMs))} ms`,
   ]);
   const header = [
     'id lookups/s',
     'alone',
-    'during a refresh',
-    'during deliveries',
-    'webhook events delivered',
-    'p99 commit → first attempt',
+    "during a month's refresh",
+    'during a refresh of many job changes, no endpoint',
+    'the same, its job changes delivered',
+    'job changes delivered, no lookups',
+    'p99 commit → first attempt, no lookups',
+    'p99 commit → first attempt, lookups at full rate',
   ];
-  return table(header, rows, [1, 2, 3, 4, 5]);
+  return table(header, rows, [1, 2, 3, 4, 5, 6, 7]);
 }

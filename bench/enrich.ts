@@ -80,8 +80,9 @@ export async function importFile(
 }
 
 /** `enrich evolve --in DIR --out OUT`: the next month of a generated set (about 2% of its people changed). */
-export async function evolve(dir: string, out: string, records: number): Promise<void> {
-  await enrich('enrich evolve', ['evolve', '--in', dir, '--out', out], importTimeoutMs(records));
+export async function evolve(dir: string, out: string, records: number, months = 1): Promise<void> {
+  const args = ['evolve', '--in', dir, '--out', out, '--months', `${months}`];
+  await enrich('enrich evolve', args, importTimeoutMs(records));
 }
 
 /**

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { obtainDataset } from './data-files.js';
 import { type LookupKind, type Sample, sampleLookups } from './dataset.js';
-import { type DuringRun, measureDuring } from './during.js';
+import { type DuringFiles, type DuringRun, evolveManyChanges, measureDuring } from './during.js';
 import { createBenchKey, evolve, type RunningEnrich, serve } from './enrich.js';
 import { createFeedKey, type FeedRun, measureFeed } from './feed.js';
 import { measureImports, measurePostgresImports } from './imports.js';
@@ -79,7 +79,7 @@ async function lookupsAndCeiling(
   sample: Sample,
   postgres: ScratchDatabase | undefined,
   peopleFile: string,
-  evolvedPeople: string,
+  during: DuringFiles,
 ) {
   const token = await createBenchKey(db);
   if (o.cpuProf) mkdirSync(o.cpuProf, { recursive: true });
@@ -126,14 +126,11 @@ async function lookupsAndCeiling(
     const feedToken = await createFeedKey(db);
     say(`feed: ${o.runs} run(s) of one reader through the change log`);
     for (let run = 0; run < o.runs; run++) feed.push(await measureFeed(enrich.origin, feedToken));
-    say(`during: ${o.runs} run(s) of id lookups alone, during a refresh, during its webhook deliveries`);
-    const during: DuringRun[] = await measureDuring(
-      idTarget,
-      db,
-      { original: peopleFile, evolved: evolvedPeople, people: o.people },
-      o,
+    say(
+      `during: ${o.runs} run(s) of id lookups alone, during a refresh, during job changes' webhook deliveries`,
     );
-    return { lookups, atRate, mainPeakRssBytes, searches: searchRows, feed, during };
+    const duringRuns: DuringRun[] = await measureDuring(idTarget, db, during, o);
+    return { lookups, atRate, mainPeakRssBytes, searches: searchRows, feed, during: duringRuns };
   } finally {
     await ceiling.child.stop();
     await unaccounted.child.stop();
@@ -172,18 +169,17 @@ runScript('bench', parseBenchOptions, USAGE, async (session) => {
   say('data set: evolving a month for the snapshot refresh');
   await evolve(path.dirname(files.people), evolvedDir, sizes.people);
   const evolved = { people: path.join(evolvedDir, path.basename(files.people)), companies: '' };
+  const many = await evolveManyChanges(files.people, path.join(work, 'evolved-many'), sizes.people);
   say(`import: ${o.runs} run(s)`);
   const imports = await measureImports(files, sizes, work, o.runs, evolved);
   const pg = o.postgres ? await measurePostgresImports(files, sizes, o.postgres, o.runs) : undefined;
-  const load = await lookupsAndCeiling(
-    o,
-    imports.db,
-    work,
-    sample,
-    pg?.database,
-    files.people,
-    evolved.people,
-  ).finally(() => pg?.database.drop());
+  const load = await lookupsAndCeiling(o, imports.db, work, sample, pg?.database, files.people, {
+    original: files.people,
+    evolved: evolved.people,
+    manyChanges: many.file,
+    jobChanges: many.jobChanges,
+    people: o.people,
+  }).finally(() => pg?.database.drop());
   // After the lookups, with their servers stopped: the list has the cores to itself.
   const match = o.matchRows > 0 ? await measureMatches(files.people, imports.db, o.matchRows, work) : [];
   const postgres = pg && {

@@ -1,4 +1,4 @@
-// The webhook row of `npm run bench` alone (id lookups alone, during a refresh, during its deliveries), for A/B
+// The webhook row of `npm run bench` alone (id lookups alone, during a refresh, during job changes' deliveries), for A/B
 // runs of the dispatcher: the data set (100,000 people) kept in DATA_DIR, the store in WORK_DIR (imported once;
 // each run leaves it as it found it). CPU_PROF=DIR runs the server under --cpu-prof (a file a thread).
 // Usage: node --import tsx bench/webhook-row.ts DATA_DIR WORK_DIR [RUNS] [--skip-build]
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { build } from './build.js';
 import { obtainDataset } from './data-files.js';
 import { sampleLookups } from './dataset.js';
-import { duringTable, measureDuring } from './during.js';
+import { duringTable, evolveManyChanges, measureDuring } from './during.js';
 import { createBenchKey, evolve, importFile, serve } from './enrich.js';
 import { runLoad } from './loadgen.js';
 import { enrichTargets } from './lookups.js';
@@ -46,7 +46,19 @@ try {
     },
     [server.pid],
   );
-  const runs = await measureDuring(id!, db, { original: files.people, evolved, people: sizes.people }, o);
+  const many = await evolveManyChanges(files.people, path.join(dataDir!, 'evolved-many'), sizes.people);
+  const runs = await measureDuring(
+    id!,
+    db,
+    {
+      original: files.people,
+      evolved,
+      manyChanges: many.file,
+      jobChanges: many.jobChanges,
+      people: sizes.people,
+    },
+    o,
+  );
   process.stdout.write(`${JSON.stringify(runs)}\n${duringTable(runs)}\n`);
 } finally {
   await enrich.child.stop(30_000);

@@ -68,7 +68,7 @@ function prepareServingState(db: Database.Database) {
 type EntityStatements = ReturnType<typeof prepareEntity>;
 
 /** An identifier as the record's `idents` column lists it: [kind code, normalised value]. */
-type IdentifierPair = [number, string];
+export type IdentifierPair = [number, string];
 
 /** The events of a record's removal (classified without its body, which a removal does not read). */
 const removalEvents = (entity: Entity, id: string, reason: RemovalReason) =>
@@ -77,6 +77,22 @@ const removalEvents = (entity: Entity, id: string, reason: RemovalReason) =>
 function removeIdentifiers(statements: EntityStatements, id: string, idents: string): void {
   for (const [kind, value] of JSON.parse(idents) as IdentifierPair[])
     statements.deleteIdentifier.run(kind, value, id);
+}
+
+/** The pairs of `from` that `to` does not hold. */
+export function pairsNotIn(from: readonly IdentifierPair[], to: readonly IdentifierPair[]): IdentifierPair[] {
+  const held = new Set(to.map(([kind, value]) => `${kind} ${value}`));
+  return from.filter(([kind, value]) => !held.has(`${kind} ${value}`));
+}
+
+/**
+ * Moves a record's identifier rows from the pairs it held to `pairs`: only those that changed (a job change
+ * changes a work e-mail and its hashes, not a LinkedIn URL).
+ */
+function replaceIdentifiers(statements: EntityStatements, id: string, held: string, pairs: IdentifierPair[]) {
+  const before = JSON.parse(held) as IdentifierPair[];
+  for (const [kind, value] of pairsNotIn(before, pairs)) statements.deleteIdentifier.run(kind, value, id);
+  for (const [kind, value] of pairsNotIn(pairs, before)) statements.insertIdentifier.run(kind, value, id);
 }
 
 /** What a write transaction did: its result, the records it changed, and the store's new generation. */
@@ -142,8 +158,8 @@ export class SqliteRecordWrites implements IndexSource {
           if (statements.update.run({ rid: current[0], etag, body, idents }).changes === 0) continue;
           search.put(entity, current[0], id, facts, body);
           changes.push({ id, row: { id, etag, body, idents } });
-          if (current[1] === idents) continue;
-          removeIdentifiers(statements, id, current[1]);
+          if (current[1] !== idents) replaceIdentifiers(statements, id, current[1], pairs);
+          continue;
         }
         for (const [kind, value] of pairs) statements.insertIdentifier.run(kind, value, id);
       }

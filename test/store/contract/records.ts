@@ -121,6 +121,24 @@ export function recordsContract(open: () => RecordStore) {
     expect(await store.count('people')).toBe(1);
   });
 
+  it('keeps the identifiers a re-upsert keeps, drops those it drops and adds the new, in any order', async () => {
+    const slug = (value: string): Identifier => ({ kind: 'linkedin', value });
+    await store.upsert('people', [person(1, [slug('jo-b'), email('old@acme.com'), email('both@acme.com')])]);
+    await store.upsert('people', [person(2, [email('old@acme.com')])]);
+    await store.upsert('people', [
+      person(1, [email('new@acme.com'), email('both@acme.com'), slug('jo-b')], ',"v":2'),
+    ]);
+    const found = (kind: Identifier['kind'], value: string) => store.findIds('people', kind, value, 10);
+    expect(await found('linkedin', 'jo-b')).toEqual(['fp000000000001']);
+    expect(await found('work_email', 'both@acme.com')).toEqual(['fp000000000001']);
+    expect(await found('work_email', 'new@acme.com')).toEqual(['fp000000000001']);
+    // Another record's identical identifier is its own: only this record's is dropped.
+    expect(await found('work_email', 'old@acme.com')).toEqual(['fp000000000002']);
+    await store.upsert('people', [person(1, [], ',"v":3')]);
+    for (const value of ['both@acme.com', 'new@acme.com']) expect(await found('work_email', value)).toEqual([]);
+    expect(await found('linkedin', 'jo-b')).toEqual([]);
+  });
+
   it('lets the later of two records with one id in a batch win', async () => {
     await store.upsert('people', [person(1, [email('a@x.com')]), person(1, [email('b@x.com')], ',"v":2')]);
     expect(await store.count('people')).toBe(1);

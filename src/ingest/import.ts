@@ -38,8 +38,8 @@ export interface ImportSummary {
 
 export interface ImportOptions {
   /**
-   * Records per transaction; a batch is wholly in or wholly out. Default 5,000 (UPSERT_TRANSACTION into a
-   * store that holds records).
+   * Records per transaction into an empty store (a bulk load), and per batch read otherwise, written at most
+   * UPSERT_TRANSACTION to a transaction; each transaction is wholly in or wholly out. Default 5,000.
    */
   batchSize?: number;
   /** Parse in a worker thread while this one writes. Default: when there is more than one core. */

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPSERT_TRANSACTION } from '../../src/ingest/import.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { type Server, serve } from '../cluster/serve.js';
@@ -16,8 +17,11 @@ const dir = mkdtempSync(join(tmpdir(), 'enrich-backup-'));
 const db = join(dir, 'enrich.db');
 const backup = join(dir, 'backup.db');
 const elsewhere = join(dir, 'elsewhere', 'restored.db');
-/** The size of the import's batches, each one transaction: a consistent copy holds whole batches only. */
-const BATCH = 5000;
+/**
+ * The import's transactions into a store that holds records (this one holds the base set): a consistent copy
+ * holds whole transactions only.
+ */
+const TRANSACTION = UPSERT_TRANSACTION;
 const BIG = 60_000;
 
 const firstIds = (file: string, n: number) =>
@@ -133,9 +137,9 @@ describe('enrich backup and restore', () => {
       expect(statuses.every((status) => status === 200)).toBe(true);
       expect((await importing.done).status).toBe(0);
 
-      // Whole import batches only, and at least the lookups answered before the backup began.
+      // Whole import transactions only, and at least the lookups answered before the backup began.
       const copied = countIn(backup, 'SELECT count(*) FROM people') - 2000;
-      expect(copied % BATCH).toBe(0);
+      expect(copied % TRANSACTION).toBe(0);
       expect(copied).toBeGreaterThan(0);
       expect(copied).toBeLessThan(BIG);
       expect(valueIn(backup, 'PRAGMA quick_check')).toBe('ok');

@@ -62,7 +62,48 @@ async function startReceiver() {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, firstAttempt, close: () => server.close() };
+  /** What was delivered since the last call: how many, a second (first commit to last first attempt), p99. */
+  const figures = () => {
+    const attempts = [...firstAttempt.values()];
+    firstAttempt.clear();
+    const lastMs = Math.max(...attempts.map((a) => a.receivedMs));
+    const firstCommitMs = Math.min(...attempts.map((a) => a.receivedMs - a.lagMs));
+    return {
+      delivered: attempts.length,
+      perSecond: attempts.length / Math.max(0.001, (lastMs - firstCommitMs) / 1000),
+      p99Ms: p99(attempts.map((a) => a.lagMs)),
+    };
+  };
+  return { url: `http://127.0.0.1:${port}/hooks`, firstAttempt, figures, close: () => server.close() };
+}
+
+/**
+ * Runs `measure` with an endpoint for `person.job_changed` to `url`, deleted after. A new endpoint is owed
+ * only the events logged after it: those of the refresh `measure` makes.
+ */
+async function withEndpoint<T>(
+  origin: string,
+  authorization: string,
+  url: string,
+  measure: () => Promise<T>,
+): Promise<T> {
+  const created = await fetch(`${origin}/v1/webhooks`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ url, types: ['person.job_changed'], description: 'bench' }),
+  });
+  if (created.status !== 201) throw new Error(`POST /v1/webhooks: ${created.status} ${await created.text()}`);
+  const { endpoint } = (await created.json()) as { endpoint: { id: string } };
+  try {
+    return await measure();
+  } finally {
+    // Without a content-type: a DELETE whose missing body is said to be JSON is refused (400).
+    const removed = await fetch(`${origin}/v1/webhooks/${endpoint.id}`, {
+      method: 'DELETE',
+      headers: { authorization },
+    });
+    if (removed.status !== 204) say(`DELETE /v1/webhooks/${endpoint.id}: ${removed.status}`);
+  }
 }
 
 const load = (target: Target, o: LoadOptions, duration: number): Promise<Measured> =>
@@ -145,7 +186,7 @@ export async function measureDuring(
   const token = await createKey(db, 'webhook benchmark', 1_000_000, {}, ['changes:read', 'changes:write']);
   const receiver = await startReceiver();
   const origin = idTarget.server.origin;
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const authorization = `Bearer ${token}`;
   const window = Math.max(1, Math.min(o.duration, 3));
   // The load runs while the refresh does: started just after it, ended before it (and before it is back).
   const during = async (file: string) => {
@@ -163,42 +204,15 @@ export async function measureDuring(
       await back();
       const without = () => during(files.manyChanges).finally(back);
       // An endpoint for the refresh's job changes: with the load (what it costs the lookups), or alone (how
-      // fast they go out). A new endpoint is owed only the events logged after it: this refresh's.
-      const withDeliveries = async (loaded: boolean) => {
-        const created = await fetch(`${origin}/v1/webhooks`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ url: receiver.url, types: ['person.job_changed'], description: 'bench' }),
-        });
-        if (created.status !== 201)
-          throw new Error(`POST /v1/webhooks: ${created.status} ${await created.text()}`);
-        const { endpoint } = (await created.json()) as { endpoint: { id: string } };
-        try {
+      // fast they go out).
+      const withDeliveries = (loaded: boolean) =>
+        withEndpoint(origin, authorization, receiver.url, async () => {
           const measured = loaded
             ? await during(files.manyChanges)
             : { rps: 0, refreshed: await refreshSnapshot('people', files.manyChanges, db, files.people) };
           await settle(() => receiver.firstAttempt.size, 2000, 120_000);
-          const attempts = [...receiver.firstAttempt.values()];
-          receiver.firstAttempt.clear();
-          const lastMs = Math.max(...attempts.map((a) => a.receivedMs));
-          const firstCommitMs = Math.min(...attempts.map((a) => a.receivedMs - a.lagMs));
-          return {
-            ...measured,
-            delivered: attempts.length,
-            perSecond: attempts.length / Math.max(0.001, (lastMs - firstCommitMs) / 1000),
-            p99Ms: p99(attempts.map((a) => a.lagMs)),
-          };
-        } finally {
-          // Without a content-type: a DELETE whose missing body is said to be JSON is refused (400).
-          const { authorization } = headers;
-          const removed = await fetch(`${origin}/v1/webhooks/${endpoint.id}`, {
-            method: 'DELETE',
-            headers: { authorization },
-          });
-          if (removed.status !== 204) say(`DELETE /v1/webhooks/${endpoint.id}: ${removed.status}`);
-          await back();
-        }
-      };
+          return { ...measured, ...receiver.figures() };
+        }).finally(back);
       // In turn first, so that neither always has the machine as the other left it.
       const [plain, delivering] =
         run % 2 === 1

@@ -135,7 +135,8 @@ export function recordsContract(open: () => RecordStore) {
     // Another record's identical identifier is its own: only this record's is dropped.
     expect(await found('work_email', 'old@acme.com')).toEqual(['fp000000000002']);
     await store.upsert('people', [person(1, [], ',"v":3')]);
-    for (const value of ['both@acme.com', 'new@acme.com']) expect(await found('work_email', value)).toEqual([]);
+    for (const value of ['both@acme.com', 'new@acme.com'])
+      expect(await found('work_email', value)).toEqual([]);
     expect(await found('linkedin', 'jo-b')).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 // The generated data set for a size: made in the run's temp dir, or kept in and reused from a cache dir.
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generate, type Sizes } from './enrich.js';
+import { evolve, generate, type Sizes } from './enrich.js';
 import { say } from './log.js';
 
 export interface DataFiles {
@@ -51,4 +51,30 @@ export async function obtainDataset(
   writeFileSync(complete, '');
   say(`data set: generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return files;
+}
+
+/**
+ * The set's next month (`enrich evolve --months 1`: about 2% of its people changed), for a snapshot refresh:
+ * beside the set in `cacheDir` and reused from there, else made in `workDir`. Returns the people file.
+ */
+export async function obtainNextMonth(
+  files: DataFiles,
+  sizes: Sizes,
+  workDir: string,
+  cacheDir?: string,
+  gzip = false,
+): Promise<string> {
+  const dir = `${datasetDir(sizes, cacheDir ?? workDir, gzip)}-next-month`;
+  const complete = path.join(dir, '.complete');
+  const people = path.join(dir, path.basename(files.people));
+  if (cacheDir && existsSync(complete)) {
+    say(`next month: reusing ${dir}`);
+    return people;
+  }
+  const started = performance.now();
+  say(`next month: evolving ${sizes.people.toLocaleString('en')} people`);
+  await evolve(path.dirname(files.people), dir, sizes.people);
+  writeFileSync(complete, '');
+  say(`next month: evolved in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return people;
 }

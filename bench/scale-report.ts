@@ -17,6 +17,8 @@ export interface ScaleSide {
   peakRssBytes: number;
   /** RssAnon and RssFile of the server after its load. */
   rss: RssParts;
+  /** The people refreshed to the set's next month (`--snapshot`): `changed` inserted, updated or removed. */
+  refresh: ImportSummary & { changed: number };
 }
 
 export interface ScaleResults {
@@ -31,6 +33,7 @@ export interface ScaleResults {
 }
 
 const TEN_MINUTES = 600;
+const FIVE_MINUTES = 300;
 const FULL_SCALE_PEOPLE = 10_000_000;
 /** Wall time of both imports, each from its process's start: what the verdict judges. */
 const importSeconds = (s: ScaleSide) => s.people.wallSeconds + s.companies.wallSeconds;
@@ -76,6 +79,16 @@ export function renderScaleReport(r: ScaleResults): string {
       ...both((s) => `${seconds(importSeconds(s))} (printed ${seconds(printedImportSeconds(s))})`),
       ratio(importSeconds),
     ],
+    [
+      'refresh people to the next month, wall time (changed)',
+      ...both((s) => `${seconds(s.refresh.wallSeconds)} (${int(s.refresh.changed)})`),
+      ratio((s) => s.refresh.wallSeconds),
+    ],
+    [
+      'refresh ÷ first import of the people',
+      ...both((s) => times(s.refresh.wallSeconds / s.people.wallSeconds)),
+      '',
+    ],
     ...lookupRows(r),
     ['server RssAnon (its own memory)', ...both((s) => mib(s.rss.anonBytes)), ratio((s) => s.rss.anonBytes)],
     [
@@ -99,11 +112,24 @@ export function renderScaleReport(r: ScaleResults): string {
         'not measured (reduced size)',
       ];
   const size = (s: ScaleSide) => `${int(s.sizes.people)} people`;
+  const refresh = f.refresh.wallSeconds;
+  const changedShare = `${((100 * f.refresh.changed) / f.sizes.people).toFixed(1)}% changed`;
+  const refreshRow = isFullScale
+    ? [`${seconds(refresh)} (${changedShare})`, verdict(refresh <= FIVE_MINUTES)]
+    : [
+        `${seconds(refresh)} (${changedShare}); ≈ ${seconds((refresh * FULL_SCALE_PEOPLE) / f.sizes.people)} at 10M if linear`,
+        'not measured (reduced size)',
+      ];
   const targets = [
     [
       `import of ${size(f)} and ${int(f.sizes.companies)} companies, wall time from process start`,
       `≤ 10 min at ${int(FULL_SCALE_PEOPLE)} people`,
       ...importRow,
+    ],
+    [
+      `snapshot refresh of ${size(f)} to the next month, wall time from process start`,
+      `≤ 5 min at ${int(FULL_SCALE_PEOPLE)} people`,
+      ...refreshRow,
     ],
     [
       `lookup rate at ${size(f)} ÷ at ${size(b)}, worst kind`,

@@ -156,7 +156,7 @@ export class SqliteRecordWrites implements IndexSource {
           // Bytes are kept exactly as imported: a record that reads the same but is spelt otherwise
           // (or whose identifiers are derived anew) is rewritten, with no event.
           if (statements.update.run({ rid: current[0], etag, body, idents }).changes === 0) continue;
-          search.put(entity, current[0], id, facts, body);
+          search.replace(entity, current[0], id, facts, body, current[3]);
           changes.push({ id, row: { id, etag, body, idents } });
           if (current[1] !== idents) replaceIdentifiers(statements, id, current[1], pairs);
           continue;

@@ -33,6 +33,24 @@ const PERSON = columnNames(PERSON_COLUMNS);
 const COMPANY = columnNames(COMPANY_COLUMNS);
 const named = (columns: readonly string[]) => columns.map((c) => `@${c}`).join(', ');
 
+/** The search columns an entity's words come from (each FTS column is one of them, or several joined). */
+const WORD_SOURCES: Readonly<Record<Entity, ReadonlySet<string>>> = {
+  people: new Set(
+    ftsTables('people').flatMap(({ columns }) => columns.flatMap(([, from]) => from.split(' || '))),
+  ),
+  companies: new Set(
+    ftsTables('companies').flatMap(({ columns }) => columns.flatMap(([, from]) => from.split(' || '))),
+  ),
+};
+
+/** The columns whose values differ between two records' facts, in the order the facts list them. */
+export function changedColumns(before: SearchFacts, after: SearchFacts): string[] {
+  const previous = before as unknown as Record<string, unknown>;
+  return Object.entries(after)
+    .filter(([column, value]) => previous[column] !== value)
+    .map(([column]) => column);
+}
+
 function prepare(db: Database.Database) {
   const fts = (entity: Entity) =>
     ftsTables(entity).map(({ name, columns }) => ({
@@ -80,6 +98,8 @@ function prepare(db: Database.Database) {
  */
 export class SqliteSearchWrites {
   private readonly statements: ReturnType<typeof prepare>;
+  /** A person's row updated by the columns that changed, one statement for each set of them. */
+  private readonly personUpdates = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {
     this.statements = prepare(db);
@@ -93,18 +113,65 @@ export class SqliteSearchWrites {
     const derived = facts ?? factsOf(entity, body);
     if (entity === 'people') this.putPerson(rid, id, derived as PersonFacts, fts);
     else this.putCompany(rid, id, derived as CompanyFacts);
-    if (!fts) return;
+    if (fts) this.indexWords(entity, rid);
+  }
+
+  /**
+   * Rewrites a stored record's search row from its previous body's facts to its new ones: nothing when
+   * they are the same, only the columns that changed of a person's row (and their indexes), and its words
+   * only when a column they come from changed. Most of a refresh's updates change a few columns.
+   */
+  replace(
+    entity: Entity,
+    rid: number,
+    id: string,
+    facts: SearchFacts | undefined,
+    body: string,
+    before: string,
+  ) {
+    const derived = facts ?? factsOf(entity, body);
+    const changed = changedColumns(factsOf(entity, before), derived);
+    if (changed.length === 0) return;
+    if (entity === 'companies' || !this.updatePerson(rid, derived as PersonFacts, changed)) {
+      this.put(entity, rid, id, derived, body);
+      return;
+    }
+    if (changed.some((column) => WORD_SOURCES.people.has(column))) this.indexWords(entity, rid);
+  }
+
+  private indexWords(entity: Entity, rid: number): void {
     for (const words of this.statements.fts[entity]) {
       words.remove.run(rid);
       words.add.run(rid);
     }
   }
 
+  /** Updates the changed columns of a person's row, and their country with them; false when it has none. */
+  private updatePerson(rid: number, facts: PersonFacts, changed: readonly string[]): boolean {
+    const key = changed.join(',');
+    let update = this.personUpdates.get(key);
+    if (!update) {
+      const sets = changed.map((column) => `${column} = @${column}`);
+      // A person's country is their location's, else their company's: either may have changed it.
+      if (changed.includes('location_country') || changed.includes('company_id'))
+        sets.push(`country = coalesce(@location_country, (SELECT ${employeesCountrySql('c')}
+          FROM companies_search c WHERE c.id = @company_id))`);
+      update = this.db.prepare(`UPDATE people_search SET ${sets.join(', ')} WHERE rid = @rid`);
+      this.personUpdates.set(key, update);
+    }
+    if (update.run({ ...facts, rid }).changes === 0) return false;
+    if (changed.includes('position') && facts.position !== '') this.addPosition(facts.position);
+    return true;
+  }
+
   private putPerson(rid: number, id: string, facts: PersonFacts, positions: boolean): void {
     this.statements.putPerson.run({ ...facts, rid, id });
-    if (!positions || facts.position === '') return;
-    const added = this.statements.addPosition.run(facts.position);
-    if (added.changes > 0) this.statements.positionWords.run(added.lastInsertRowid, facts.position);
+    if (positions && facts.position !== '') this.addPosition(facts.position);
+  }
+
+  private addPosition(position: string): void {
+    const added = this.statements.addPosition.run(position);
+    if (added.changes > 0) this.statements.positionWords.run(added.lastInsertRowid, position);
   }
 
   private putCompany(rid: number, id: string, facts: CompanyFacts): void {

@@ -144,6 +144,44 @@ export function searchContract(store: () => SearchContractStore) {
     expect(await ids(store(), { position: ['sales'] })).toEqual(['p2']);
   });
 
+  it('follows an update of some columns: each filter and word as the record is now, the others kept', async () => {
+    await put('companies', [record('c1', { hq_country: 'Australia' }), record('c2', { hq_country: 'NZ' })]);
+    const p1 = { name: 'Ann Lee', position: 'Sales Manager', seniority: 'Manager', skills: ['Negotiation'] };
+    await put('people', [record('p1', at('c1', p1)), record('p2', at('c1', { name: 'Bob Ray' }))]);
+    const q = async (words: string[]) =>
+      (await store().searchPeople({ filters: {}, q: words, limit: 10 })).hits.map((hit) => hit.id);
+    // A field no search column comes from: every filter and word still finds p1.
+    await put('people', [record('p1', at('c1', { ...p1, summary: 'Twenty years in sales' }))]);
+    expect(await ids(store(), { companyIds: ['c1'], seniorities: [5], countries: ['AU'] })).toEqual(['p1']);
+    expect(await ids(store(), { position: ['sales'], skills: ['negotiation'] })).toEqual(['p1']);
+    expect(await q(['ann'])).toEqual(['p1']);
+    // Skills only: its words and filter follow, and nothing else moves.
+    await put('people', [record('p1', at('c1', { ...p1, skills: ['Forecasting'] }))]);
+    expect(await ids(store(), { skills: ['negotiation'] })).toEqual([]);
+    expect(await ids(store(), { skills: ['forecasting'], position: ['manager'] })).toEqual(['p1']);
+    expect(await q(['forecast'])).toEqual(['p1']);
+    // A job change: company, position and seniority; the country comes from the new company.
+    const moved = { ...p1, position: 'Chief Executive', seniority: 'CXO', skills: ['Forecasting'] };
+    await put('people', [record('p1', at('c2', moved))]);
+    expect(await ids(store(), { companyIds: ['c1'] })).toEqual(['p2']);
+    expect(await ids(store(), { companyIds: ['c2'], countries: ['NZ'] })).toEqual(['p1']);
+    expect(await ids(store(), { position: ['sales'] })).toEqual([]);
+    expect(await ids(store(), { position: ['chief'], seniorities: [5] })).toEqual([]);
+    expect(await q(['chief', 'ann'])).toEqual(['p1']);
+    // A location of its own: the country is the location's, whatever the company's.
+    await put('people', [record('p1', at('c2', { ...moved, location: ['Perth', 'Australia'] }))]);
+    expect(await ids(store(), { countries: ['AU'] })).toEqual(['p1', 'p2']);
+    expect(await ids(store(), { countries: ['NZ'] })).toEqual([]);
+    expect(await ids(store(), { locations: [['perth']] })).toEqual(['p1']);
+    // A name: the words alone change.
+    await put('people', [
+      record('p1', at('c2', { ...moved, name: 'Ann Smith', location: ['Perth', 'Australia'] })),
+    ]);
+    expect(await q(['lee'])).toEqual([]);
+    expect(await q(['smith', 'chief'])).toEqual(['p1']);
+    expect(await ids(store(), { companyIds: ['c2'], countries: ['AU'] })).toEqual(['p1']);
+  });
+
   it('pages from an offset and after a sort key, and returns each record with its stored body', async () => {
     const all = Array.from({ length: 25 }, (_, i) => record(`p${String(i).padStart(2, '0')}`, at('c1')));
     await put('people', [...all].reverse());

@@ -33,18 +33,17 @@ const PERSON = columnNames(PERSON_COLUMNS);
 const COMPANY = columnNames(COMPANY_COLUMNS);
 const named = (columns: readonly string[]) => columns.map((c) => `@${c}`).join(', ');
 
-/** The search columns an entity's words come from (each FTS column is one of them, or several joined). */
-const WORD_SOURCES: Readonly<Record<Entity, ReadonlySet<string>>> = {
-  people: new Set(
-    ftsTables('people').flatMap(({ columns }) => columns.flatMap(([, from]) => from.split(' || '))),
-  ),
-  companies: new Set(
-    ftsTables('companies').flatMap(({ columns }) => columns.flatMap(([, from]) => from.split(' || '))),
-  ),
-};
+/** The search columns a person's words come from (each FTS column is one of them, or several joined). */
+const PERSON_WORD_SOURCES: ReadonlySet<string> = new Set(
+  ftsTables('people').flatMap(({ columns }) => columns.flatMap(([, from]) => from.split(' || '))),
+);
+
+/** A person's country: their location's, else their company's (employeesCountry), as SQL over named values. */
+const PERSON_COUNTRY = `coalesce(@location_country, (SELECT ${employeesCountrySql('c')}
+  FROM companies_search c WHERE c.id = @company_id))`;
 
 /** The columns whose values differ between two records' facts, in the order the facts list them. */
-export function changedColumns(before: SearchFacts, after: SearchFacts): string[] {
+function changedColumns(before: SearchFacts, after: SearchFacts): string[] {
   const previous = before as unknown as Record<string, unknown>;
   return Object.entries(after)
     .filter(([column, value]) => previous[column] !== value)
@@ -63,8 +62,7 @@ function prepare(db: Database.Database) {
   return {
     putPerson: db.prepare(
       `INSERT OR REPLACE INTO people_search (rid, id, country, ${PERSON.join(', ')})
-       VALUES (@rid, @id, coalesce(@location_country, (SELECT ${employeesCountrySql('c')}
-         FROM companies_search c WHERE c.id = @company_id)), ${named(PERSON)})`,
+       VALUES (@rid, @id, ${PERSON_COUNTRY}, ${named(PERSON)})`,
     ),
     putCompany: db.prepare(
       `INSERT OR REPLACE INTO companies_search (rid, id, ${COMPANY.join(', ')})
@@ -136,7 +134,7 @@ export class SqliteSearchWrites {
       this.put(entity, rid, id, derived, body);
       return;
     }
-    if (changed.some((column) => WORD_SOURCES.people.has(column))) this.indexWords(entity, rid);
+    if (changed.some((column) => PERSON_WORD_SOURCES.has(column))) this.indexWords(entity, rid);
   }
 
   private indexWords(entity: Entity, rid: number): void {
@@ -154,8 +152,7 @@ export class SqliteSearchWrites {
       const sets = changed.map((column) => `${column} = @${column}`);
       // A person's country is their location's, else their company's: either may have changed it.
       if (changed.includes('location_country') || changed.includes('company_id'))
-        sets.push(`country = coalesce(@location_country, (SELECT ${employeesCountrySql('c')}
-          FROM companies_search c WHERE c.id = @company_id))`);
+        sets.push(`country = ${PERSON_COUNTRY}`);
       update = this.db.prepare(`UPDATE people_search SET ${sets.join(', ')} WHERE rid = @rid`);
       this.personUpdates.set(key, update);
     }

@@ -13,6 +13,8 @@ export interface StoreLocation {
   searchThread?: boolean;
   /** A server's store on PostgreSQL: the directory of its local index (lookups read it; none when absent). */
   localDir?: string | undefined;
+  /** SQLite: how long a write waits for another process's write lock before failing busy (default 5 s). */
+  busyTimeoutMs?: number;
 }
 
 /** Opens the configured store; backends are loaded on demand so the embedded default never loads `pg`. */
@@ -30,6 +32,7 @@ export async function openStore(location: StoreLocation): Promise<Store> {
     turnSnapshots: location.turnSnapshots ?? false,
     servingIndex: location.servingIndex ?? true,
     searchThread: location.searchThread ?? false,
+    ...(location.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: location.busyTimeoutMs }),
   });
 }
 

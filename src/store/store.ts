@@ -138,6 +138,7 @@ const ROLE_METHODS = {
     enqueueDeliveries: true,
     addDelivery: true,
     claimDeliveries: true,
+    releaseDeliveries: true,
     getEndpoints: true,
     recordAttempts: true,
     listDeliveries: true,

@@ -157,17 +157,25 @@ export interface WebhookStore {
   /** Records one delivery, due now; leased until `leaseUntil` when given (its maker attempts it). */
   addDelivery(delivery: NewDelivery, now: Date, leaseUntil?: Date): Promise<ClaimedDelivery>;
   /**
-   * Leases up to `limit` due, unleased, pending deliveries of enabled endpoints until `leaseUntil`, oldest
-   * first, at most `perEndpoint` leased per endpoint at once; two processes never lease the same one. When
-   * `limit` binds, every endpoint gets its oldest before any gets its second (no endpoint crowds out another).
-   * Listed oldest first.
+   * Leases up to `limit` due, unleased, pending deliveries of enabled endpoints to `claimer` until
+   * `leaseUntil`, oldest first; two processes never lease the same one. An endpoint of which another claimer
+   * holds a lease gets none; otherwise up to `perEndpoint` leased to this claimer at once (those it holds
+   * counted). So one claimer at a time attempts an endpoint's deliveries, in order. When `limit` binds, every
+   * endpoint gets its oldest before any gets its second (no endpoint crowds out another). Listed oldest first.
+   * Without a claimer, the claims made without one are one claimer's.
    */
   claimDeliveries(
     now: Date,
     leaseUntil: Date,
     limit: number,
     perEndpoint: number,
+    claimer?: string,
   ): Promise<ClaimedDelivery[]>;
+  /**
+   * Ends `claimer`'s leases of these deliveries, not attempted: due to any claimer again at once (a
+   * dispatcher stopping, or one that will not start them within their lease).
+   */
+  releaseDeliveries(ids: readonly string[], claimer: string): Promise<void>;
   /** Endpoints by id, those that exist: what the deliveries just claimed go to, as they are now. */
   getEndpoints(ids: readonly string[]): Promise<StoredEndpoint[]>;
   /**

@@ -17,6 +17,9 @@ export type FromDispatchThread =
   | { outcomes: Outcome[] }
   | { error: { message: string; stack?: string | undefined } };
 
+/** How long the dispatch thread's writes wait for the write lock before the dispatcher retries them. */
+const DISPATCH_BUSY_TIMEOUT_MS = 5;
+
 const port = parentPort!;
 const { location, settings } = workerData as DispatchThreadInput;
 
@@ -29,8 +32,15 @@ const report = (error: unknown) => {
 async function run() {
   // This thread alone, and what it starts, runs below the lookups.
   lowerThisThread();
-  // A connection that writes no records: no serving index of its own.
-  const store = await openStore({ ...location, servingIndex: false, localDir: undefined });
+  // A connection that writes no records: no serving index of its own. Its writes fail busy at once while
+  // another process (a refresh) holds SQLite's write lock, and the dispatcher retries them, its attempts
+  // going on meanwhile, instead of this thread's loop standing still in SQLite's wait.
+  const store = await openStore({
+    ...location,
+    servingIndex: false,
+    localDir: undefined,
+    busyTimeoutMs: DISPATCH_BUSY_TIMEOUT_MS,
+  });
   // Outcomes told in one message a turn of this thread's loop, not one an attempt.
   let outcomes: Outcome[] = [];
   const tell = () => {

@@ -1,10 +1,18 @@
 // The dispatcher on each backend, with a receiver on this machine verifying as Standard Webhooks'
 // library does: every owed event delivered in order and signed, retries, 410, rotation, lost claims, and
 // two dispatchers on one PostgreSQL delivering each event once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderEvent } from '../../src/changes/render.js';
-import { WebhookDispatcher } from '../../src/webhooks/dispatcher.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
+import type { WatchlistStore } from '../../src/store/watchlists.js';
+import type { WebhookStore } from '../../src/store/webhooks.js';
+import { type DispatcherOptions, WebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { webhookPoster } from '../../src/webhooks/post.js';
 import { newSecret } from '../../src/webhooks/sign.js';
 import { jobChange, MemoryChanges } from '../helpers/memory-changes.js';
@@ -17,6 +25,30 @@ const SHORT = [0.2, 0.2, 0.2];
 /** Verifies a delivery as a receiver would, with the `standardwebhooks` package. */
 const verified = (secret: string, received: Received) =>
   new Webhook(secret).verify(received.body, received.headers as Record<string, string>);
+
+/** A dispatcher as the tests run it: any address, short retries, the log looked at every 50 ms. */
+const dispatcherOn = (
+  store: WebhookStore & WatchlistStore,
+  log: MemoryChanges,
+  more: Partial<DispatcherOptions> = {},
+) =>
+  new WebhookDispatcher({
+    store,
+    changes: log,
+    watchlists: store,
+    poster: webhookPoster({ allowPrivate: true }),
+    schedule: SHORT,
+    pollMs: 50,
+    ...more,
+  });
+
+/** A receiver's answer that comes `ms` later. */
+const answerAfter =
+  (ms: number) =>
+  (_: Received, response: ServerResponse): null => {
+    setTimeout(() => response.end('thanks'), ms);
+    return null;
+  };
 
 // A store in a file and one on PostgreSQL: delivery needs no other of the contract's backends.
 const DELIVERING = BACKENDS.filter((backend) => backend.name === 'sqlite' || backend.name === 'postgres');
@@ -37,15 +69,7 @@ for (const backend of DELIVERING) {
       closing.push(receiver.close);
       const log = new MemoryChanges();
       const dispatcher = (leaseMs?: number) => {
-        const made = new WebhookDispatcher({
-          store,
-          changes: log,
-          watchlists: store,
-          poster: webhookPoster({ allowPrivate: true }),
-          schedule: SHORT,
-          pollMs: 50,
-          ...(leaseMs === undefined ? {} : { leaseMs }),
-        });
+        const made = dispatcherOn(store, log, leaseMs === undefined ? {} : { leaseMs });
         closing.push(() => made.close());
         return made;
       };
@@ -218,6 +242,25 @@ for (const backend of DELIVERING) {
       ]);
     });
 
+    it('gives back, when it stops, what it claimed and had not started: the next dispatcher sends it at once', async () => {
+      // Each answer takes 50 ms: the first dispatcher, one attempt at a time, holds most of its claim queued.
+      const { store, receiver, log, dispatcher } = await setUp(answerAfter(50));
+      await store.createEndpoint(endpointAt(receiver.url));
+      const first = dispatcherOn(store, log, { perEndpoint: 1 });
+      first.start();
+      const logged = log.append(Array.from({ length: 12 }, (_, i) => jobChange(i + 1)));
+      await until(() => receiver.received.length >= 2);
+      await first.close();
+      const sent = receiver.received.length;
+      expect(sent).toBeLessThan(12);
+      // Its claims' leases last 30 s: only their release lets the next dispatcher have them now.
+      dispatcher().start();
+      await until(() => receiver.received.length >= 12, 5000);
+      await until(async () => (await store.deliveryBacklog()).pending === 0, 5000);
+      const ids = receiver.received.map((r) => String(r.headers['webhook-id']));
+      expect(ids).toEqual(logged.map((e) => renderEvent(e).id));
+    });
+
     const { openAnother } = backend;
     if (openAnother) {
       it('two dispatchers on one database attempt each event once', async () => {
@@ -226,14 +269,7 @@ for (const backend of DELIVERING) {
         await store.createEndpoint(endpoint);
         const other = await openAnother();
         closing.push(() => other.close());
-        const second = new WebhookDispatcher({
-          store: other,
-          changes: log,
-          watchlists: other,
-          poster: webhookPoster({ allowPrivate: true }),
-          schedule: SHORT,
-          pollMs: 50,
-        });
+        const second = dispatcherOn(other, log);
         closing.push(() => second.close());
         dispatcher().start();
         second.start();
@@ -246,3 +282,44 @@ for (const backend of DELIVERING) {
     }
   });
 }
+
+describe('webhook delivery while another process holds SQLite’s write lock', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('goes on attempting what it claimed, and records it once the lock is free', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'enrich-dispatch-'));
+    dirs.push(dir);
+    const path = join(dir, 'enrich.db');
+    // As the dispatch thread opens it: writes fail busy at once, and the dispatcher retries them.
+    const store = openSqliteStore(path, { servingIndex: false, busyTimeoutMs: 5 });
+    // Each answer takes 20 ms, one at a time: 30 deliveries take over half a second.
+    const receiver = await startReceiver(answerAfter(20));
+    const log = new MemoryChanges();
+    const dispatcher = dispatcherOn(store, log, { perEndpoint: 1 });
+    const other = new Database(path);
+    try {
+      await store.createEndpoint(endpointAt(receiver.url));
+      dispatcher.start();
+      const logged = log.append(Array.from({ length: 30 }, (_, i) => jobChange(i + 1)));
+      await until(() => receiver.received.length >= 1);
+      // Another process (a refresh) takes the write lock for 400 ms.
+      other.exec('BEGIN IMMEDIATE');
+      const atLock = receiver.received.length;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const duringLock = receiver.received.length - atLock;
+      other.exec('COMMIT');
+      expect(duringLock).toBeGreaterThanOrEqual(8);
+      await until(async () => (await store.deliveryBacklog()).pending === 0);
+      const ids = receiver.received.map((r) => String(r.headers['webhook-id']));
+      expect(ids).toEqual(logged.map((e) => renderEvent(e).id));
+    } finally {
+      other.close();
+      await dispatcher.close();
+      await store.close();
+      await receiver.close();
+    }
+  });
+});

@@ -393,6 +393,12 @@ CREATE TRIGGER retired_key_hashes_changed AFTER INSERT OR UPDATE OR DELETE ON re
     // audited lookup); the fold writes both in one statement, and pruning deletes both (pruneAudit).
     sql: 'ALTER TABLE audit_match DROP CONSTRAINT audit_match_audit_id_fkey;',
   },
+  {
+    version: 20,
+    name: 'who holds each webhook delivery lease',
+    // One server at a time holds an endpoint's deliveries and attempts them from a queue of its own.
+    sql: 'ALTER TABLE webhook_deliveries ADD COLUMN claimer text;',
+  },
 ];
 
 /** People read per round of the name-at-company fill. */

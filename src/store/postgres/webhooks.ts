@@ -106,15 +106,19 @@ const INSERT = `INSERT INTO webhook_deliveries
   RETURNING seq`;
 
 /**
- * In one statement: per enabled endpoint, its room (leased ones counted first; claims by other servers in
- * flight may pass the bound by a few) and its oldest due deliveries up to it, skipping those another server
- * holds locked; of those, up to $3 (every endpoint's oldest before any endpoint's second), leased.
+ * In one statement: per enabled endpoint not being claimed by another server (its row locked), its room
+ * (none while another claimer holds a lease of it; else $4 less this claimer's, $5) and its oldest due
+ * deliveries up to it; of those, up to $3 (every endpoint's oldest before any endpoint's second), leased.
  */
 const CLAIM = `
-WITH rooms AS (
-  SELECT e.id, $4::int - (SELECT count(*) FROM webhook_deliveries l WHERE l.endpoint_id = e.id
-    AND l.status = 'pending' AND l.lease_until > $1) AS room
-  FROM webhook_endpoints e WHERE e.disabled_reason IS NULL
+WITH endpoints AS (
+  SELECT e.id FROM webhook_endpoints e WHERE e.disabled_reason IS NULL FOR NO KEY UPDATE SKIP LOCKED
+), rooms AS (
+  SELECT e.id, CASE WHEN count(l.seq) FILTER (WHERE l.claimer IS DISTINCT FROM $5) > 0 THEN 0
+    ELSE $4::int - count(l.seq) END AS room
+  FROM endpoints e LEFT JOIN webhook_deliveries l ON l.endpoint_id = e.id AND l.status = 'pending'
+    AND l.lease_until > $1
+  GROUP BY e.id
 ), due AS (
   SELECT d.seq, row_number() OVER (PARTITION BY r.id ORDER BY d.seq) AS rank
   FROM rooms r CROSS JOIN LATERAL (
@@ -126,7 +130,7 @@ WITH rooms AS (
 ), chosen AS (
   SELECT seq FROM due ORDER BY rank, seq LIMIT $3
 )
-UPDATE webhook_deliveries d SET lease_until = $2 FROM chosen WHERE d.seq = chosen.seq
+UPDATE webhook_deliveries d SET lease_until = $2, claimer = $5 FROM chosen WHERE d.seq = chosen.seq
 RETURNING d.seq, d.endpoint_id, d.event_id, d.event_type, d.body, jsonb_array_length(d.attempts) AS attempts`;
 
 /**
@@ -136,7 +140,7 @@ RETURNING d.seq, d.endpoint_id, d.event_id, d.event_type, d.body, jsonb_array_le
 const RECORD = `
 WITH recorded AS (
   UPDATE webhook_deliveries d SET attempts = d.attempts || jsonb_build_array(a.attempt::jsonb),
-    status = a.status, next_attempt_at = a.next, lease_until = NULL
+    status = a.status, next_attempt_at = a.next, lease_until = NULL, claimer = NULL
   FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[]) AS a(seq, attempt, status, next)
   WHERE d.seq = a.seq
 )
@@ -275,12 +279,21 @@ export class PostgresWebhooks implements WebhookStore {
     return { id: deliveryId(rows[0]!.seq), ...delivery, attempts: 0 };
   }
 
-  async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perEndpoint: number) {
+  async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perEndpoint: number, claimer?: string) {
     const { rows } = await query<ClaimedRow>(this.primary, {
       text: CLAIM,
-      values: [now.toISOString(), leaseUntil.toISOString(), limit, perEndpoint],
+      values: [now.toISOString(), leaseUntil.toISOString(), limit, perEndpoint, claimer ?? null],
     });
     return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toClaimed);
+  }
+
+  async releaseDeliveries(ids: readonly string[], claimer: string): Promise<void> {
+    if (ids.length === 0) return;
+    await query(this.primary, {
+      text: `UPDATE webhook_deliveries SET lease_until = NULL, claimer = NULL
+             WHERE seq = ANY($1::bigint[]) AND claimer = $2 AND status = 'pending'`,
+      values: [ids.map(deliverySeq), claimer],
+    });
   }
 
   async recordAttempts(records: readonly AttemptRecord[]): Promise<void> {

@@ -9,7 +9,7 @@ import { SESSIONS_TABLE } from '../sql/sessions.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
 import { POSITIONS_MIGRATION, SEARCH_MIGRATION } from './search-schema.js';
-import { WEBHOOKS_MIGRATION } from './webhooks.js';
+import { WEBHOOK_CLAIMER_MIGRATION, WEBHOOKS_MIGRATION } from './webhooks.js';
 
 const recordTables = (records: string, idents: string) => `
   CREATE TABLE ${records} (
@@ -334,6 +334,8 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX IF NOT EXISTS lists_expires ON lists (expires_at);`,
   // 20: the console's sessions (src/store/sessions.ts): only a hash of each session id.
   SESSIONS_TABLE,
+  // 21: who holds each webhook delivery's lease (./webhooks.ts).
+  WEBHOOK_CLAIMER_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

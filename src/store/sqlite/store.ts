@@ -45,6 +45,11 @@ export interface SqliteStoreOptions {
   searchThread?: boolean;
   /** Each search's budget of work, in milliseconds (default SEARCH_BUDGET_MS): for tests. */
   searchBudgetMs?: number;
+  /**
+   * How long a write waits for another connection's write lock before SQLite answers busy (default 5 s;
+   * set once the file is migrated). Short for a connection that would rather retry than block its thread.
+   */
+  busyTimeoutMs?: number;
 }
 
 /** How often a server's store checks that its serving index is current (repairs after a writer's crash). */
@@ -176,6 +181,8 @@ export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Sq
     registerSearchFunctions(db);
     if (readonly) checkSchema(db);
     else migrate(db);
+    if (opts.busyTimeoutMs !== undefined)
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`);
     const store = sqliteStore(db, opts.searchBudgetMs);
     const index = opts.servingIndex ?? true;
     if (index && !readonly && path !== ':memory:') store.serveFromIndex(servingIndexPath(path));

@@ -61,6 +61,12 @@ export const WEBHOOKS_MIGRATION = `
   INSERT OR IGNORE INTO webhook_dispatch (only, cursor) VALUES (1, 0);
 `;
 
+/**
+ * Migration: who holds a delivery's lease, so that one process at a time holds an endpoint's deliveries and
+ * attempts them from a queue of its own (see claimDeliveries).
+ */
+export const WEBHOOK_CLAIMER_MIGRATION = 'ALTER TABLE webhook_deliveries ADD COLUMN claimer TEXT;';
+
 interface EndpointRow extends Omit<StoredEndpoint, 'types' | 'disabled'> {
   types: string;
 }
@@ -111,10 +117,9 @@ function prepare(db: Database.Database) {
       (endpoint_id, event_id, event_type, body, status, next_attempt_at, lease_until, created_at)
       VALUES (@endpoint_id, @event_id, @event_type, @body, 'pending', @now, @lease, @now) RETURNING seq`),
     enabled: db.prepare<[], string>('SELECT id FROM webhook_endpoints WHERE disabled_reason IS NULL').pluck(),
-    leased: db
-      .prepare<[Record<string, unknown>], number>(`SELECT count(*) FROM webhook_deliveries
-        WHERE endpoint_id = @endpoint AND status = 'pending' AND lease_until > @now`)
-      .pluck(),
+    leased: db.prepare<[Record<string, unknown>], { mine: number; others: number }>(`SELECT
+        count(*) FILTER (WHERE claimer IS @claimer) AS mine, count(*) FILTER (WHERE claimer IS NOT @claimer) AS others
+      FROM webhook_deliveries WHERE endpoint_id = @endpoint AND status = 'pending' AND lease_until > @now`),
     due: db
       .prepare<[Record<string, unknown>], number>(`SELECT seq FROM webhook_deliveries
         WHERE endpoint_id = @endpoint AND status = 'pending' AND next_attempt_at <= @now
@@ -123,12 +128,14 @@ function prepare(db: Database.Database) {
     lease: db.prepare<
       [Record<string, unknown>],
       ClaimedRow
-    >(`UPDATE webhook_deliveries SET lease_until = @lease
+    >(`UPDATE webhook_deliveries SET lease_until = @lease, claimer = @claimer
       WHERE seq IN (SELECT value FROM json_each(@seqs))
       RETURNING seq, endpoint_id, event_id, event_type, body, json_array_length(attempts) AS attempts`),
+    release: db.prepare(`UPDATE webhook_deliveries SET lease_until = NULL, claimer = NULL
+      WHERE seq IN (SELECT value FROM json_each(@seqs)) AND claimer = @claimer AND status = 'pending'`),
     attempt:
       db.prepare(`UPDATE webhook_deliveries SET attempts = json_insert(attempts, '$[#]', json(@attempt)),
-      status = @status, next_attempt_at = @next, lease_until = NULL WHERE seq = @seq`),
+      status = @status, next_attempt_at = @next, lease_until = NULL, claimer = NULL WHERE seq = @seq`),
     // Only when it changes something: a healthy endpoint's row is not written at every batch of attempts.
     health: db.prepare(`UPDATE webhook_endpoints SET
       failing_since = CASE WHEN @reset THEN @failing_from ELSE coalesce(failing_since, @failing_from) END,
@@ -157,7 +164,13 @@ export class SqliteWebhooks implements WebhookStore {
   private readonly statements: ReturnType<typeof prepare>;
   private readonly enqueueOnce: (from: number, to: number, deliveries: NewDelivery[], now: string) => boolean;
   private readonly updateOnce: (id: string, changes: EndpointChanges) => boolean;
-  private readonly claimOnce: (now: string, lease: string, limit: number, per: number) => ClaimedRow[];
+  private readonly claimOnce: (
+    now: string,
+    lease: string,
+    limit: number,
+    per: number,
+    claimer: string | null,
+  ) => ClaimedRow[];
   private readonly recordOnce: (records: readonly AttemptRecord[]) => void;
 
   constructor(
@@ -172,16 +185,20 @@ export class SqliteWebhooks implements WebhookStore {
       return true;
     });
     // Endpoint by endpoint, each by an index: its leased ones counted and its oldest due ones found; then
-    // those chosen leased in one statement.
-    this.claimOnce = db.transaction((now: string, lease: string, limit: number, per: number) => {
-      const due: number[][] = [];
-      for (const endpoint of statements.enabled.all()) {
-        const room = Math.min(per - statements.leased.get({ endpoint, now })!, limit);
-        if (room > 0) due.push(statements.due.all({ endpoint, now, limit: room }));
-      }
-      const chosen = oldestOfEachFirst(due, limit);
-      return chosen.length === 0 ? [] : statements.lease.all({ seqs: JSON.stringify(chosen), lease });
-    });
+    // those chosen leased in one statement. Only reads when nothing is due: no write lock taken.
+    this.claimOnce = db.transaction(
+      (now: string, lease: string, limit: number, per: number, claimer: string | null) => {
+        const due: number[][] = [];
+        for (const endpoint of statements.enabled.all()) {
+          const { mine, others } = statements.leased.get({ endpoint, now, claimer })!;
+          const room = others > 0 ? 0 : Math.min(per - mine, limit);
+          if (room > 0) due.push(statements.due.all({ endpoint, now, limit: room }));
+        }
+        const chosen = oldestOfEachFirst(due, limit);
+        if (chosen.length === 0) return [];
+        return statements.lease.all({ seqs: JSON.stringify(chosen), lease, claimer });
+      },
+    );
     this.recordOnce = db.transaction((records: readonly AttemptRecord[]) => {
       for (const { delivery, attempt, outcome } of records) {
         statements.attempt.run({
@@ -276,10 +293,17 @@ export class SqliteWebhooks implements WebhookStore {
     return { id: deliveryId(seq), ...delivery, attempts: 0 };
   }
 
-  async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perEndpoint: number) {
+  async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perEndpoint: number, claimer?: string) {
     this.snapshot.end();
-    const rows = this.claimOnce(now.toISOString(), leaseUntil.toISOString(), limit, perEndpoint);
+    const lease = leaseUntil.toISOString();
+    const rows = this.claimOnce(now.toISOString(), lease, limit, perEndpoint, claimer ?? null);
     return rows.sort((a, b) => a.seq - b.seq).map(toClaimed);
+  }
+
+  async releaseDeliveries(ids: readonly string[], claimer: string): Promise<void> {
+    if (ids.length === 0) return;
+    this.snapshot.end();
+    this.statements.release.run({ seqs: JSON.stringify(ids.map(deliverySeq)), claimer });
   }
 
   async recordAttempts(records: readonly AttemptRecord[]): Promise<void> {

@@ -131,6 +131,53 @@ export function webhooksContract(open: () => WebhookStore) {
     expect(later.map((d) => d.id)).not.toContain(first[0]!.id);
   });
 
+  it('leaves an endpoint to the claimer holding its leases: another gets none of it until they end', async () => {
+    await store.createEndpoint(endpoint('wh_1'));
+    await store.createEndpoint(endpoint('wh_2'));
+    const owed = [1, 2, 3, 4, 5].flatMap((seq) => [delivery('wh_1', seq), delivery('wh_2', seq)]);
+    const at = await store.dispatchCursor();
+    expect(await store.enqueueDeliveries(at, at + 5, owed)).toBe(true);
+    const events = (claimed: { event_id: string }[]) => claimed.map((d) => d.event_id);
+    // A holds wh_1's oldest two; B may not take wh_1's third, though wh_1 is under B's own bound.
+    const a = await store.claimDeliveries(NOW, LEASE, 2, 3, 'claimer-a');
+    expect(a.map((d) => d.endpoint_id)).toEqual(['wh_1', 'wh_2']);
+    const b = await store.claimDeliveries(NOW, LEASE, 100, 3, 'claimer-b');
+    expect(b).toEqual([]);
+    // A's own leases count towards its bound: one more of each.
+    expect(events(await store.claimDeliveries(NOW, LEASE, 100, 2, 'claimer-a'))).toEqual([
+      delivery('wh_1', 2).event_id,
+      delivery('wh_2', 2).event_id,
+    ]);
+    // Once A's attempts at wh_2 are recorded, wh_2 is free for B, in order; wh_1 is still A's.
+    const held = await store.listDeliveries('wh_2', { limit: 2 });
+    await store.recordAttempts(
+      held.map((d) => ({
+        delivery: { ...d, attempts: 0, body: '' },
+        attempt: attempt(204),
+        outcome: { status: 'delivered' as const },
+        health: 'succeeded' as const,
+      })),
+    );
+    expect(events(await store.claimDeliveries(NOW, LEASE, 100, 2, 'claimer-b'))).toEqual([
+      delivery('wh_2', 3).event_id,
+      delivery('wh_2', 4).event_id,
+    ]);
+    // B gives wh_2's fourth back unstarted; A cannot end B's lease of the third, so wh_2 is still B's.
+    const [third, fourth] = await store.listDeliveries('wh_2', { limit: 2, after: held[1]!.id });
+    await store.releaseDeliveries([fourth!.id], 'claimer-b');
+    await store.releaseDeliveries([third!.id], 'claimer-a');
+    expect(await store.claimDeliveries(NOW, LEASE, 100, 2, 'claimer-a')).toEqual([]);
+    expect(events(await store.claimDeliveries(NOW, LEASE, 100, 3, 'claimer-b'))).toEqual([
+      delivery('wh_2', 4).event_id,
+      delivery('wh_2', 5).event_id,
+    ]);
+    // When the leases run out (both died), the next claimer takes each endpoint from its oldest not delivered.
+    expect(events(await store.claimDeliveries(after(61), after(120), 100, 1, 'claimer-c'))).toEqual([
+      delivery('wh_1', 1).event_id,
+      delivery('wh_2', 3).event_id,
+    ]);
+  });
+
   it('records attempts: a retry is due at its time, failures mark the endpoint, a disabled one is not claimed', async () => {
     await store.createEndpoint(endpoint('wh_1'));
     const at = await store.dispatchCursor();

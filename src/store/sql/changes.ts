@@ -11,7 +11,12 @@ export const changeStatements = (s: Spelling) => ({
   /** Of some types only: $3 is the list of types (a JSON array on SQLite, an array on PostgreSQL). */
   readTypes: `SELECT seq, at, type, data FROM change_log WHERE seq > $1 AND type IN (${s.list('$3')})
               ORDER BY seq LIMIT $2`,
-  bounds: 'SELECT coalesce(min(seq), 0) AS first, coalesce(max(seq), 0) AS last FROM change_log',
+  /**
+   * Each end by the key, one subquery each: SQLite reads `min(seq), max(seq)` of one SELECT by scanning the
+   * whole log (its min/max shortcut takes a lone aggregate only).
+   */
+  bounds: `SELECT coalesce((SELECT min(seq) FROM change_log), 0) AS first,
+                  coalesce((SELECT max(seq) FROM change_log), 0) AS last`,
   last: 'SELECT coalesce(max(seq), 0) AS last FROM change_log',
   /**
    * The oldest `$2` entries that were committed before `$1`: the log is read from its start by sequence

@@ -48,6 +48,8 @@ const BUSY_RETRY_MS = 10;
 /** A claimed delivery, and when its lease ends. */
 interface Held {
   delivery: ClaimedDelivery;
+  /** Its number: first attempts go in this order. */
+  seq: number;
   leaseEndsMs: number;
 }
 
@@ -218,8 +220,16 @@ export class WebhookDispatcher {
       throw error;
     }
     this.forget(records);
-    // Their places are free: claim what is due in them.
-    this.claimWanted = true;
+    // Their places are free: when a queue runs low, claim what is due in them.
+    if (this.runningLow()) this.claimWanted = true;
+  }
+
+  /** No endpoint's deliveries are held, or one's queue is down to half a batch. */
+  private runningLow(): boolean {
+    if (this.queues.size === 0) return true;
+    const low = this.options.claimBatch / 2;
+    for (const queue of this.queues.values()) if (queue.waiting.length < low) return true;
+    return false;
   }
 
   /** Ends the leases of the claimed deliveries this dispatcher will not start. Kept for the next turn on failure. */
@@ -272,6 +282,7 @@ export class WebhookDispatcher {
       else this.giveBack(queue.waiting.splice(0));
     }
     const leaseEndsMs = now.getTime() + leaseMs;
+    const unordered = new Set<EndpointQueue>();
     for (const delivery of claimed) {
       const endpoint = endpoints.get(delivery.endpoint_id);
       // Held already: this process claimed it again after its lease ended, its attempt not yet recorded.
@@ -282,11 +293,12 @@ export class WebhookDispatcher {
         queue = { endpoint, waiting: [], running: 0 };
         this.queues.set(endpoint.id, queue);
       }
-      queue.waiting.push({ delivery, leaseEndsMs });
+      const seq = deliverySeq(delivery.id)!;
+      // Claimed oldest first, mostly after what waits; a retry due again may come before.
+      if (seq < (queue.waiting.at(-1)?.seq ?? 0)) unordered.add(queue);
+      queue.waiting.push({ delivery, seq, leaseEndsMs });
     }
-    for (const queue of this.queues.values()) {
-      queue.waiting.sort((a, b) => deliverySeq(a.delivery.id)! - deliverySeq(b.delivery.id)!);
-    }
+    for (const queue of unordered) queue.waiting.sort((a, b) => a.seq - b.seq);
     // A full batch: more may be due once it is attempted.
     if (claimed.length > 0) this.claimWanted = true;
     this.startWaiting();

@@ -65,7 +65,17 @@ export const WEBHOOKS_MIGRATION = `
  * Migration: who holds a delivery's lease, so that one process at a time holds an endpoint's deliveries and
  * attempts them from a queue of its own (see claimDeliveries).
  */
-export const WEBHOOK_CLAIMER_MIGRATION = 'ALTER TABLE webhook_deliveries ADD COLUMN claimer TEXT;';
+export const WEBHOOK_CLAIMER_MIGRATION = `
+  ALTER TABLE webhook_deliveries ADD COLUMN claimer TEXT;
+  -- A claimer holds up to a thousand of an endpoint's oldest pending deliveries: the claim's scans pass over
+  -- them in the indexes alone, without reading each row.
+  DROP INDEX IF EXISTS webhook_deliveries_pending;
+  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, seq, next_attempt_at, lease_until)
+    WHERE status = 'pending';
+  DROP INDEX IF EXISTS webhook_deliveries_leased;
+  CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_until, claimer)
+    WHERE status = 'pending' AND lease_until IS NOT NULL;
+`;
 
 interface EndpointRow extends Omit<StoredEndpoint, 'types' | 'disabled'> {
   types: string;

@@ -23,8 +23,12 @@ const tempPath = (...parts: string[]) => {
   return join(dir, ...parts);
 };
 
-/** Back before version 21: its column goes (the migrations after an earlier version are run again). */
-const UNDO_CLAIMER = 'ALTER TABLE webhook_deliveries DROP COLUMN claimer';
+/**
+ * Back before version 21: its column and indexes go (the migrations after an earlier version are run again,
+ * and version 18's make its indexes).
+ */
+const UNDO_CLAIMER = `DROP INDEX webhook_deliveries_pending; DROP INDEX webhook_deliveries_leased;
+  ALTER TABLE webhook_deliveries DROP COLUMN claimer`;
 
 /** A database migrated by hand to `version`, as a service of that version left it. */
 function databaseAt(path: string, version: number): Database.Database {

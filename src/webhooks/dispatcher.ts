@@ -84,6 +84,8 @@ export class WebhookDispatcher {
   private readonly unstarted: ClaimedDelivery[] = [];
   private timer: NodeJS.Timeout | undefined;
   private busyRetry: NodeJS.Timeout | undefined;
+  /** The log's read was cut short by a busy store: read it again when the store is retried. */
+  private rereadAfterBusy = false;
   private stopWatching: (() => void) | undefined;
   private pumping: Promise<void> | undefined;
   /** The log may have grown: read it before the next turn. */
@@ -165,11 +167,14 @@ export class WebhookDispatcher {
         await this.releaseUnstarted();
         if (this.claimWanted && !this.closed) await this.claim();
       } catch (error) {
-        if (read) this.readWanted = true;
+        // Any other failure waits for the next wake (the poll), not to be met again at once.
         if (!isBusy(error)) throw error;
         // Another process writes: what is claimed goes on meanwhile, and the store is tried again soon.
+        this.rereadAfterBusy ||= read;
         this.busyRetry ??= setTimeout(() => {
           this.busyRetry = undefined;
+          if (this.rereadAfterBusy) this.readWanted = true;
+          this.rereadAfterBusy = false;
           this.turnWanted = true;
           this.pump();
         }, BUSY_RETRY_MS);

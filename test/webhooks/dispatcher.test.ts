@@ -261,6 +261,29 @@ for (const backend of DELIVERING) {
       expect(ids).toEqual(logged.map((e) => renderEvent(e).id));
     });
 
+    it('meets a store that fails once a wake, not again and again', async () => {
+      const { store, receiver, log } = await setUp();
+      await store.createEndpoint(endpointAt(receiver.url));
+      // The store is down: every read of the cursor fails (not busy: nothing to wait out).
+      const down = new Proxy(store, {
+        get: (target, name) =>
+          name === 'dispatchCursor'
+            ? () => Promise.reject(new Error('connection refused'))
+            : ((value: unknown) => (typeof value === 'function' ? value.bind(target) : value))(
+                Reflect.get(target, name),
+              ),
+      });
+      const errors: unknown[] = [];
+      const failing = dispatcherOn(down, log, { pollMs: 100, onError: (error) => errors.push(error) });
+      closing.push(() => failing.close());
+      failing.start();
+      log.append([jobChange(1)]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Woken at start, by the poll (every 100 ms) and by the log: a handful, not a loop.
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.length).toBeLessThanOrEqual(12);
+    });
+
     const { openAnother } = backend;
     if (openAnother) {
       it('two dispatchers on one database attempt each event once', async () => {

@@ -270,13 +270,14 @@ export class WebhookDispatcher {
     const { store, claimBatch, leaseMs } = this.options;
     this.claimWanted = false;
     const now = new Date();
-    const claimed = await store.claimDeliveries(
-      now,
-      new Date(now.getTime() + leaseMs),
-      claimBatch,
-      claimBatch,
-      this.claimer,
-    );
+    const leaseUntil = new Date(now.getTime() + leaseMs);
+    const claimed = await store
+      .claimDeliveries(now, leaseUntil, claimBatch, claimBatch, this.claimer)
+      .catch((error: unknown) => {
+        // Still wanted: claimed at the retry after a busy store.
+        this.claimWanted = true;
+        throw error;
+      });
     // The endpoints as they are now, read once for all that was claimed and all that waits: one disabled or
     // deleted meanwhile is attempted no more.
     const ids = new Set([...this.queues.keys(), ...claimed.map((delivery) => delivery.endpoint_id)]);

@@ -35,6 +35,15 @@ export function isConnectionFailure(err: unknown): boolean {
   return DROPPED_CONNECTION.test(err.message);
 }
 
+/**
+ * SQLite's answer when another connection holds the lock a write needs (`SQLITE_BUSY`, and its extended
+ * codes such as `SQLITE_BUSY_SNAPSHOT`) and its busy timeout ran out: the same write may succeed shortly.
+ */
+export function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
 /** Rethrows a connection failure as StoreUnavailableError and anything else unchanged. */
 export function toStoreError(err: unknown): unknown {
   return isConnectionFailure(err) ? new StoreUnavailableError({ cause: err }) : err;

@@ -1,6 +1,6 @@
 // The server's webhook dispatcher: turns the change log into deliveries by a cursor kept in the store, and
 // attempts the due ones, at most 10 at once per endpoint and a bounded number in all, never in a request's
-// way. It claims an endpoint's due deliveries by the hundred, and no other process claims that endpoint's
+// way. It claims an endpoint's due deliveries by the thousand, and no other process claims that endpoint's
 // while it holds any: it attempts them from a queue of its own, in order, while the store's write lock is
 // elsewhere (a refresh holds SQLite's most of the time). Attempts that end together are recorded together.
 // Killed at any point, it loses nothing: the cursor moves in the transaction that records deliveries, and a
@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WatchedLookup } from '../changes/watch.js';
 import type { ChangeStore } from '../store/changes.js';
+import { isBusy } from '../store/unavailable.js';
 import {
   type AttemptRecord,
   type ClaimedDelivery,
@@ -59,11 +60,6 @@ interface EndpointQueue {
   waiting: Held[];
   running: number;
 }
-
-/** SQLite's answer when another connection holds the lock this one needs (the dispatcher waits by retrying). */
-const isBusy = (error: unknown) =>
-  typeof (error as { code?: unknown } | null)?.code === 'string' &&
-  (error as { code: string }).code.startsWith('SQLITE_BUSY');
 
 export class WebhookDispatcher {
   private readonly options: Required<
@@ -287,7 +283,7 @@ export class WebhookDispatcher {
       if (endpoint && !endpoint.disabled) queue.endpoint = endpoint;
       else this.giveBack(queue.waiting.splice(0));
     }
-    const leaseEndsMs = now.getTime() + leaseMs;
+    const leaseEndsMs = leaseUntil.getTime();
     const unordered = new Set<EndpointQueue>();
     for (const delivery of claimed) {
       const endpoint = endpoints.get(delivery.endpoint_id);

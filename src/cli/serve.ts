@@ -36,7 +36,12 @@ export function registerServe(program: Command) {
       // Loaded here so that other commands never pay for the HTTP stack's start-up.
       const { startServer } = await import('../server.js');
       const { isWorker, startCluster, startWorker } = await import('../cluster.js');
-      const store = await openStore({ ...config, turnSnapshots: true, searchThread: true });
+      const store = await openStore({
+        ...config,
+        turnSnapshots: true,
+        searchThread: true,
+        indexInBackground: true,
+      });
       // A worker only serves: the primary loaded the demo set before forking, and says where to connect.
       if (isWorker()) return void (await startWorker(config, store));
       const say = (line: string) => process.stderr.write(`${line}\n`);

@@ -9,6 +9,8 @@ export interface StoreLocation {
   turnSnapshots?: boolean;
   /** SQLite: keep the serving index beside the file (default true); off for a connection that writes no records. */
   servingIndex?: boolean;
+  /** A server's store: a SQLite serving index that must be built is built in the background (lookups read SQL meanwhile). */
+  indexInBackground?: boolean;
   /** A server's store: SQLite searches run on a worker thread, off the event loop that answers lookups. */
   searchThread?: boolean;
   /** A server's store on PostgreSQL: the directory of its local index (lookups read it; none when absent). */
@@ -32,6 +34,7 @@ export async function openStore(location: StoreLocation): Promise<Store> {
     turnSnapshots: location.turnSnapshots ?? false,
     servingIndex: location.servingIndex ?? true,
     searchThread: location.searchThread ?? false,
+    indexInBackground: location.indexInBackground ?? false,
     ...(location.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: location.busyTimeoutMs }),
   });
 }

@@ -1,4 +1,5 @@
 // The Store the app receives: one object answering every role, each method that of the backend's role object.
+
 import type { AccountingStore } from './accounting.js';
 import type { ChangeStore } from './changes.js';
 import type { HealthStore } from './health.js';
@@ -7,6 +8,7 @@ import type { ListStore } from './lists.js';
 import type { RecordStore } from './records.js';
 import type { SearchStore } from './search.js';
 import type { SessionStore } from './sessions.js';
+import type { StoreLog } from './store-log.js';
 import type { SuppressionStore } from './suppression.js';
 import type { WatchlistStore } from './watchlists.js';
 import type { WebhookStore } from './webhooks.js';
@@ -30,8 +32,10 @@ export interface Store
   close(): Promise<void>;
   /** A server's store on PostgreSQL with a local index: what its follower does (readiness, metrics). */
   localStatus?(): LocalIndexStatus | undefined;
-  /** Sends the local index's messages to the app's logger. */
-  logLocalTo?(log: { info(message: string): void; warn(message: string): void }): void;
+  /** SQLite: true when lookups of every entity read the serving index, false while one is being built. */
+  indexServing?(): boolean | undefined;
+  /** Sends what the store's index does on its own (a build in the background, following PostgreSQL) to the app's logger. */
+  logLocalTo?(log: StoreLog): void;
 }
 
 /** What a local index's follower does (src/store/postgres/follow.ts). */

@@ -11,6 +11,7 @@ import type { SourceRow } from '../serving/source.js';
 import { KEY_COLUMNS } from '../sql/keys.js';
 import { ENTITY_TABLES } from '../sql/tables.js';
 import type { LocalIndexStatus } from '../store.js';
+import type { StoreLog } from '../store-log.js';
 import type { PostgresChanges } from './changes.js';
 import { type KeyRow, toStoredKey } from './keys.js';
 import { inTransaction, query } from './pool.js';
@@ -28,10 +29,7 @@ const IDENT_PAGE = 5_000;
 const CATCH_UP_MS = 2_000;
 
 /** Where the follower says what it does: once when a failure starts and once when it ends. */
-export interface FollowLog {
-  info(message: string): void;
-  warn(message: string): void;
-}
+export type FollowLog = StoreLog;
 
 /** The columns of a record as the index keeps it: its identifiers as a JSON array of `'<kind>:<value>'` keys. */
 const ROW_COLUMNS = 'id, etag, body, array_to_json(idents)::text AS idents';

@@ -3,10 +3,11 @@
 import type pg from 'pg';
 import { LocalIndex } from '../local/local-index.js';
 import { composeStore, type LocalIndexStatus } from '../store.js';
+import { STDERR_LOG, type StoreLog } from '../store-log.js';
 import { toStoreError } from '../unavailable.js';
 import { PostgresAccounting } from './accounting.js';
 import { PostgresChanges } from './changes.js';
-import { type FollowLog, PostgresFollower } from './follow.js';
+import { PostgresFollower } from './follow.js';
 import { PostgresHealth } from './health.js';
 import { PostgresKeys } from './keys.js';
 import { PostgresLists } from './lists.js';
@@ -37,12 +38,6 @@ export interface PostgresStoreOptions {
    */
   localDir?: string;
 }
-
-/** Where the follower says what it does until the server gives it its logger: standard error. */
-const STDERR_LOG: FollowLog = {
-  info: (message) => process.stderr.write(`${message}\n`),
-  warn: (message) => process.stderr.write(`${message}\n`),
-};
 
 /** The writes a server's own lookups must see at once: each waits, after its commit, for the local index. */
 const FOLLOWED_WRITES = [
@@ -88,7 +83,7 @@ function postgresStore(primary: pg.Pool, replica: pg.Pool, searches: pg.Pool, op
     /** What the local index's follower does; undefined without a local index. */
     localStatus: (): LocalIndexStatus | undefined => follower?.status(),
     /** Sends the follower's messages to the app's logger, once there is one. */
-    logLocalTo: (to: FollowLog): void => {
+    logLocalTo: (to: StoreLog): void => {
       log.info = (message) => to.info(message);
       log.warn = (message) => to.warn(message);
     },

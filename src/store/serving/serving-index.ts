@@ -2,12 +2,13 @@
 // the SQLite file — read without SQL, from memory-mapped pages that every process of the machine shares.
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Database, open, type RootDatabase } from 'lmdb';
 import { ENTITIES, type Entity, type IdentifierKind } from '../../vocabulary/entities.js';
 import { withCommitted } from '../committed.js';
 import { fileModes, privateFile } from '../file-modes.js';
 import type { ServedRecord } from '../records.js';
-import { applyChange, buildEntity, type EntityDbs, encodeRow, readRecords } from './entity.js';
+import { applyChange, buildEntity, type EntityDbs, encodeRow, IN_SLICES, readRecords } from './entity.js';
 import type { IndexSource, RecordChange, SourceRow, WriteScope } from './source.js';
 import { isAlive, thisWriter, type WriterId } from './writers.js';
 
@@ -16,6 +17,19 @@ interface Intent {
   writer: WriterId;
   entity: WriteScope;
   ids: string[];
+}
+
+/** What a reconcile did; `rebuilding` when it left a build running in the background. */
+export type Reconciled = 'current' | 'repaired' | 'rebuilt' | 'rebuilding' | 'busy';
+
+/** What a build in the background is told to do, and says, as it goes. */
+export interface BackgroundBuild {
+  /** Before each slice after the first: a server ends its turn's read snapshot, so the slice reads SQLite as it is. */
+  beforeSlice?(): void;
+  /** An entity is in service, after this many milliseconds. */
+  built?(entity: Entity, ms: number): void;
+  /** The build failed; the entity stays out of service until the next reconcile builds it. */
+  failed?(error: unknown): void;
 }
 
 /** Per entity: ready for lookups, or being built (by this writer) and read from SQLite meanwhile. */
@@ -201,6 +215,7 @@ export class ServingIndex {
    * `build` (or, if this process dies, the next reconcile) builds it again from SQLite.
    */
   suspend(entity: Entity): void {
+    this.suspended[entity] += 1;
     this.env.transactionSync(() => this.claim(entity));
     this.seen = undefined;
   }
@@ -229,15 +244,91 @@ export class ServingIndex {
    * service; after a bulk load, whose records are in already, only the identifiers.
    */
   build(entity: Entity, { identifiersOnly = false } = {}): void {
-    buildEntity(this.env, this.dbs[entity], this.source, entity, identifiersOnly);
-    this.env.transactionSync(() => {
-      this.meta.putSync(`state:${entity}`, 'ready' satisfies State);
-      this.setReady(entity, true);
-      if (ENTITIES.every((e) => this.meta.get(`state:${e}`) === 'ready')) {
-        this.meta.putSync('generation', this.source.generation());
-      }
-    });
+    const steps = buildEntity(this.env, this.dbs[entity], this.source, entity, identifiersOnly);
+    while (!steps.next().done);
+    this.env.transactionSync(() => this.putInService(entity));
     this.seen = undefined;
+  }
+
+  /** The build started by a reconcile in the background, while it runs. */
+  private building: Promise<void> | undefined;
+  /** Set by close: a build in the background stops at its next slice. */
+  private closing = false;
+  /** This process's bulk loads by entity: a build in the background of an entity stops when one begins. */
+  private readonly suspended: Record<Entity, number> = { people: 0, companies: 0 };
+
+  /**
+   * Builds these entities a slice at a time (IN_SLICES), letting the event loop run between slices; lookups
+   * read SQLite until each is in service. Stops when the index closes, or when another process takes an
+   * entity over (a bulk load). A build that fails or is stopped is left abandoned, for the next reconcile.
+   */
+  private async buildInBackground(entities: Entity[], report: BackgroundBuild): Promise<void> {
+    const me = thisWriter();
+    const suspended = { ...this.suspended };
+    const left = new Set(entities);
+    const owned = (entity: Entity) => () => {
+      if (this.suspended[entity] !== suspended[entity]) return false;
+      const state = this.meta.get(`state:${entity}`) as State | undefined;
+      return (
+        typeof state === 'object' && state.building.pid === me.pid && state.building.started === me.started
+      );
+    };
+    try {
+      for (const entity of entities) {
+        const started = performance.now();
+        const steps = buildEntity(
+          this.env,
+          this.dbs[entity],
+          this.source,
+          entity,
+          false,
+          IN_SLICES,
+          owned(entity),
+        );
+        for (let step = steps.next(); ; step = steps.next()) {
+          if (step.done) {
+            if (step.value) this.env.transactionSync(() => owned(entity)() && this.putInService(entity));
+            this.seen = undefined;
+            if (step.value) report.built?.(entity, performance.now() - started);
+            break;
+          }
+          await nextTurn();
+          if (this.closing) return;
+          report.beforeSlice?.();
+        }
+        left.delete(entity);
+      }
+    } catch (error) {
+      report.failed?.(error);
+    } finally {
+      if (left.size > 0) this.abandonBuild([...left], owned);
+    }
+  }
+
+  /** Marks these entities, where this process still builds them, as left by a dead builder: the next reconcile builds them. */
+  private abandonBuild(entities: Entity[], owned: (entity: Entity) => () => boolean): void {
+    try {
+      this.env.transactionSync(() => {
+        for (const entity of entities) {
+          if (owned(entity)())
+            this.meta.putSync(`state:${entity}`, { building: { pid: 0, started: 0 } } satisfies State);
+        }
+      });
+    } catch {
+      // Left building by this process: a later process finds it dead and builds it.
+    }
+  }
+
+  /**
+   * Inside the write lock: the entity's part is ready for lookups; with every part ready, the index is at
+   * the store's generation.
+   */
+  private putInService(entity: Entity): void {
+    this.meta.putSync(`state:${entity}`, 'ready' satisfies State);
+    this.setReady(entity, true);
+    if (ENTITIES.every((e) => this.meta.get(`state:${e}`) === 'ready')) {
+      this.meta.putSync('generation', this.source.generation());
+    }
   }
 
   /** Under the write lock: marks an entity as being built by this process and empties its part. */
@@ -253,9 +344,10 @@ export class ServingIndex {
    * half-way, and rebuilds what was never built, what a dead process left half-built, and everything
    * when the index is of another layout, belongs to another store or has missed writes (a restored
    * file). Returns what it did; `busy` when a live process is building an entity (its lookups read
-   * SQLite meanwhile).
+   * SQLite meanwhile). With `inBackground` (a server), a build runs in slices between the event loop's
+   * other work and `rebuilding` is returned at once: lookups read SQLite until each entity is in service.
    */
-  reconcile(): 'current' | 'repaired' | 'rebuilt' | 'busy' {
+  reconcile(opts: { inBackground?: BackgroundBuild } = {}): Reconciled {
     this.seen = undefined;
     if (this.looksCurrent()) return 'current';
     let busy = false;
@@ -279,6 +371,14 @@ export class ServingIndex {
       if (!busy && todo.length === 0) this.meta.putSync('generation', this.source.generation());
       return fixed;
     });
+    if (todo.length > 0 && opts.inBackground) {
+      const run = this.buildInBackground(todo, opts.inBackground);
+      this.building = run;
+      void run.finally(() => {
+        if (this.building === run) this.building = undefined;
+      });
+      return 'rebuilding';
+    }
     for (const entity of todo) this.build(entity);
     if (todo.length > 0) return 'rebuilt';
     if (busy) return 'busy';
@@ -337,7 +437,14 @@ export class ServingIndex {
     }
   }
 
+  /** True while a build runs in the background (lookups of its entities read SQLite). */
+  get rebuilding(): boolean {
+    return this.building !== undefined;
+  }
+
   async close(): Promise<void> {
+    this.closing = true;
+    await this.building;
     await this.env.close();
   }
 }

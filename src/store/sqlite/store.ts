@@ -2,10 +2,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { ENTITIES } from '../../vocabulary/entities.js';
 import { fileModes, privateFile, tighten } from '../file-modes.js';
-import { ServingIndex } from '../serving/serving-index.js';
+import { type Reconciled, ServingIndex } from '../serving/serving-index.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { composeStore } from '../store.js';
+import { STDERR_LOG, type StoreLog } from '../store-log.js';
 import { SqliteAccounting } from './accounting.js';
 import { SqliteBulk } from './bulk.js';
 import { SqliteChanges } from './changes.js';
@@ -50,10 +52,19 @@ export interface SqliteStoreOptions {
    * set once the file is migrated). Short for a connection that would rather retry than block its thread.
    */
   busyTimeoutMs?: number;
+  /**
+   * A server's store: an index that must be built (new, of another layout, behind a restored file, left
+   * half-built) is built in slices between the event loop's other work, and lookups read SQLite until it
+   * is in service; without it, opening the store builds it first.
+   */
+  indexInBackground?: boolean;
 }
 
 /** How often a server's store checks that its serving index is current (repairs after a writer's crash). */
 const RECONCILE_EVERY_MS = 1000;
+
+/** A build in the background that lasts this long is announced in the log, and so is its end. */
+const ANNOUNCE_AFTER_MS = 1000;
 
 /** Where the serving index of a SQLite file lives: beside it. */
 export const servingIndexPath = (dbPath: string) => `${dbPath}-index`;
@@ -91,29 +102,81 @@ function sqliteStore(db: Database.Database, searchBudgetMs: number | undefined) 
   let index: ServingIndex | undefined;
   let reconciler: NodeJS.Timeout | undefined;
   let thread: SearchThread | undefined;
+  let inBackground = false;
+  const log: StoreLog = { ...STDERR_LOG };
+  /** True once a build in the background has been announced: one that takes a second or more. */
+  let announced = false;
+  /** A reconcile, a server's in the background: a failed build is tried again after a second. */
+  const reconcile = (): Reconciled => {
+    if (!inBackground) return index!.reconcile();
+    const reconciled = index!.reconcile({
+      inBackground: {
+        beforeSlice: () => snapshot.end(),
+        built: (entity, ms) => {
+          if (announced)
+            log.info(`serving index: ${entity} built in ${(ms / 1000).toFixed(1)} s; lookups read it`);
+        },
+        failed: (error) => {
+          log.warn(
+            `serving index: the build failed (${(error as Error).message}); lookups read SQLite, trying again`,
+          );
+          setTimeout(() => {
+            try {
+              if (db.open) store.reconcileIndex();
+            } catch (again) {
+              log.warn(`serving index: cannot build (${(again as Error).message})`);
+            }
+          }, RECONCILE_EVERY_MS).unref();
+        },
+      },
+    });
+    if (reconciled === 'rebuilding') {
+      setTimeout(() => {
+        if (!index?.rebuilding || announced) return;
+        announced = true;
+        log.info('serving index: building in the background; lookups read SQLite meanwhile');
+      }, ANNOUNCE_AFTER_MS).unref();
+    }
+    return reconciled;
+  };
   const store = composeStore(roles, {
     /**
      * Opens the serving index at `path`, bringing it in line with this store first (a rebuild, when it
-     * is new or does not match). From now on every record write goes through it and lookups read it.
-     * @returns what opening it took: `current`, `repaired`, `rebuilt`, or `busy` (another process rebuilds)
+     * is new or does not match; in the background with `inBackground`). From now on every record write
+     * goes through it and lookups read it.
+     * @returns what opening it took: `current`, `repaired`, `rebuilt`, `rebuilding` (in the background),
+     * or `busy` (another process builds)
      */
-    serveFromIndex: (path: string): ReturnType<ServingIndex['reconcile']> => {
+    serveFromIndex: (path: string, opts: { inBackground?: boolean } = {}): Reconciled => {
       snapshot.end();
       roles.records.finishAbandonedBulks();
       index = ServingIndex.open(path, writes, IDENTIFIER_KIND_CODES);
       roles.records.serveFrom(index);
       roles.keys.serveFrom(index);
-      return index.reconcile();
+      inBackground = opts.inBackground ?? false;
+      const reconciled = reconcile();
+      if (reconciled === 'rebuilding')
+        log.info('serving index: building in the background; lookups read SQLite meanwhile');
+      return reconciled;
     },
     /**
      * Checks that the index is current, finishing the bulk loads and repairing the writes of processes
      * that died half-way, and rebuilding an index that no longer matches the store. Undefined without one.
      */
-    reconcileIndex: (): ReturnType<ServingIndex['reconcile']> | undefined => {
+    reconcileIndex: (): Reconciled | undefined => {
       if (!index) return undefined;
       snapshot.end();
       roles.records.finishAbandonedBulks();
-      return index.reconcile();
+      return reconcile();
+    },
+    /** True while this process builds the serving index in the background (its lookups read SQLite). */
+    indexRebuilding: (): boolean => index?.rebuilding ?? false,
+    /** True when lookups of every entity read the serving index; false while one is built; undefined without one. */
+    indexServing: (): boolean | undefined => index && ENTITIES.every((entity) => index!.ready(entity)),
+    /** Sends what the serving index does in the background to the app's logger, once there is one. */
+    logLocalTo: (to: StoreLog): void => {
+      log.info = (message) => to.info(message);
+      log.warn = (message) => to.warn(message);
     },
     /** For a server: reconciles the index every second. */
     watchIndex: (onError: (error: unknown) => void): void => {
@@ -185,7 +248,9 @@ export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Sq
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`);
     const store = sqliteStore(db, opts.searchBudgetMs);
     const index = opts.servingIndex ?? true;
-    if (index && !readonly && path !== ':memory:') store.serveFromIndex(servingIndexPath(path));
+    if (index && !readonly && path !== ':memory:') {
+      store.serveFromIndex(servingIndexPath(path), { inBackground: opts.indexInBackground ?? false });
+    }
     if (opts.turnSnapshots) store.snapshotPerTurn();
     if (opts.searchThread && path !== ':memory:') store.searchOnThread(path);
     return store;

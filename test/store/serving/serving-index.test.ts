@@ -5,9 +5,12 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../../../src/app.js';
+import { issueKey } from '../../../src/auth/keys.js';
 import { prepareLine } from '../../../src/ingest/prepare.js';
 import type { RecordToStore } from '../../../src/store/records.js';
+import { ServingIndex } from '../../../src/store/serving/serving-index.js';
 import { openSqliteStore, servingIndexPath } from '../../../src/store/sqlite/store.js';
 
 const DYING_WRITER = fileURLToPath(new URL('./dying-writer.ts', import.meta.url));
@@ -88,5 +91,114 @@ describe('the serving index', () => {
     const reopened = openSqliteStore(path);
     expect(bodyOf(reopened.findRecords('people', 'work_email', 'p3@acme.com.au', 11))).toHaveLength(1);
     await reopened.close();
+  });
+
+  describe('built in the background, as a server opens it', () => {
+    const PEOPLE = 3_000;
+    /** A store of PEOPLE people whose index is gone (as after a restore or an upgrade). */
+    const withoutIndex = async () => {
+      const path = tempDb();
+      const store = openSqliteStore(path, { servingIndex: false });
+      const people = Array.from({ length: PEOPLE }, (_, n) => prepared(person(`p${n}`, `p${n}@acme.com.au`)));
+      await store.upsert('people', people);
+      await store.close();
+      rmSync(servingIndexPath(path), { force: true });
+      return path;
+    };
+    const untilBuilt = async (store: ReturnType<typeof openSqliteStore>) => {
+      while (store.indexRebuilding()) await new Promise((resolve) => setImmediate(resolve));
+    };
+
+    it('answers from SQLite until the index is in service, writes made meanwhile included', async () => {
+      const path = await withoutIndex();
+      const fromIndex = vi.spyOn(ServingIndex.prototype, 'findRecords');
+      try {
+        const store = openSqliteStore(path, { indexInBackground: true });
+        expect(store.indexRebuilding()).toBe(true);
+        // Answered while the build runs: by SQLite (the index answers undefined, not ready).
+        expect(bodyOf(store.findRecords('people', 'work_email', 'p7@acme.com.au', 11))).toHaveLength(1);
+        expect(fromIndex.mock.results.at(-1)?.value).toBeUndefined();
+        // Writes during the build: a new person, another's e-mail changed, a third deleted.
+        await store.upsert('people', [
+          prepared(person('new', 'new@acme.com.au')),
+          prepared(person(`p${PEOPLE - 1}`, 'moved@acme.com.au')),
+        ]);
+        await store.delete('people', ['p5']);
+        await untilBuilt(store);
+        expect(store.reconcileIndex()).toBe('current');
+        const found = (kind: 'id' | 'work_email', value: string) => {
+          const records = bodyOf(store.findRecords('people', kind, value, 11));
+          expect(fromIndex.mock.results.at(-1)?.value).toBeDefined();
+          return records;
+        };
+        expect(found('work_email', 'p7@acme.com.au')).toHaveLength(1);
+        expect(found('work_email', 'new@acme.com.au')).toHaveLength(1);
+        expect(found('work_email', 'moved@acme.com.au')).toHaveLength(1);
+        expect(found('work_email', `p${PEOPLE - 1}@acme.com.au`)).toEqual([]);
+        expect(found('id', 'p5')).toEqual([]);
+        expect(found('work_email', 'p5@acme.com.au')).toEqual([]);
+        expect(found('id', `p${PEOPLE - 2}`)).toHaveLength(1);
+        await store.close();
+      } finally {
+        fromIndex.mockRestore();
+      }
+    });
+
+    it("answers a server's lookups meanwhile, and /metrics says when the index is in service", async () => {
+      const path = await withoutIndex();
+      const store = openSqliteStore(path, { indexInBackground: true, turnSnapshots: true });
+      const app = await buildApp({ store });
+      try {
+        const { token } = await issueKey(store, { name: 'reader', rate: 1000 });
+        const serving = async () =>
+          /^enrich_serving_index_serving (\d)$/m.exec((await app.inject({ url: '/metrics' })).body)?.[1];
+        const lookup = () =>
+          app.inject({
+            url: '/v1/people?work_email=p42@acme.com.au',
+            headers: { authorization: `Bearer ${token}` },
+          });
+        expect(store.indexRebuilding()).toBe(true);
+        expect(await serving()).toBe('0');
+        expect((await lookup()).json()).toMatchObject({ id: 'p42' });
+        await untilBuilt(store);
+        expect(await serving()).toBe('1');
+        expect((await lookup()).json()).toMatchObject({ id: 'p42' });
+      } finally {
+        await app.close();
+        await store.close();
+      }
+    });
+
+    it('closed half-way, is built by the next opening', async () => {
+      const path = await withoutIndex();
+      const server = openSqliteStore(path, { indexInBackground: true });
+      expect(server.indexRebuilding()).toBe(true);
+      await server.close();
+      const next = openSqliteStore(path);
+      expect(next.indexRebuilding()).toBe(false);
+      expect(next.reconcileIndex()).toBe('current');
+      expect(bodyOf(next.findRecords('people', 'work_email', `p${PEOPLE - 1}@acme.com.au`, 11))).toHaveLength(
+        1,
+      );
+      await next.close();
+    });
+
+    it('gives way to a bulk load begun in the same process, and builds the other entity', async () => {
+      const path = await withoutIndex();
+      const store = openSqliteStore(path, { indexInBackground: true });
+      // No companies yet: loading them is a bulk load, which takes their part of the index over.
+      const bulk = await store.beginBulkLoad!('companies');
+      expect(bulk).toBeDefined();
+      const company = { id: 'c1', name: 'Acme', website: 'acme.com.au' };
+      await bulk!.upsert([prepareLine('companies', JSON.stringify(company)) as RecordToStore]);
+      await untilBuilt(store);
+      await bulk!.finish();
+      expect(bodyOf(store.findRecords('companies', 'domain', 'acme.com.au', 11))).toEqual([
+        JSON.stringify(company),
+      ]);
+      expect(bodyOf(store.findRecords('people', 'work_email', 'p9@acme.com.au', 11))).toHaveLength(1);
+      expect(store.reconcileIndex()).toBe('current');
+      await store.close();
+    });
   });
 });

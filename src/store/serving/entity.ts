@@ -113,11 +113,10 @@ export interface BuildPace {
 /** A build that holds the process (a command, or a store's opening): large pages, a page per transaction. */
 export const AT_ONCE: BuildPace = { recordPage: 5_000, identPage: 20_000, sliceMs: 0 };
 /**
- * A build beside a server's lookups: each transaction small pages for at most about 5 ms, so a lookup
- * (a few turns of the event loop) waits a few slices at most. `npm run bench:rebuild`, 100,000 people:
- * lookups meanwhile waited a median 26 ms with 10 ms slices, 14 ms with these; the build took 5% longer.
+ * A build on a thread of its own beside a server: each transaction at most about 20 ms, so that the server's
+ * own writes (which wait for the index's write lock) are never held long.
  */
-export const IN_SLICES: BuildPace = { recordPage: 100, identPage: 2_000, sliceMs: 5 };
+export const IN_SLICES: BuildPace = { recordPage: 500, identPage: 4_000, sliceMs: 20 };
 
 /** Record value: [etag length: u8][etag][idents length: u32 LE][idents JSON][body], all UTF-8. */
 export function encodeRow(row: SourceRow): Buffer {

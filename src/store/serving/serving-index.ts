@@ -2,7 +2,6 @@
 // the SQLite file — read without SQL, from memory-mapped pages that every process of the machine shares.
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Database, open, type RootDatabase } from 'lmdb';
 import { ENTITIES, type Entity, type IdentifierKind } from '../../vocabulary/entities.js';
 import { withCommitted } from '../committed.js';
@@ -22,18 +21,23 @@ interface Intent {
 /** What a reconcile did; `rebuilding` when it left a build running in the background. */
 export type Reconciled = 'current' | 'repaired' | 'rebuilt' | 'rebuilding' | 'busy';
 
-/** What a build in the background is told to do, and says, as it goes. */
+/** A build off the event loop (a thread of its own), as the store runs it. */
 export interface BackgroundBuild {
-  /** Before each slice after the first: a server ends its turn's read snapshot, so the slice reads SQLite as it is. */
-  beforeSlice?(): void;
-  /** An entity is in service, after this many milliseconds. */
-  built?(entity: Entity, ms: number): void;
-  /** The build failed; the entity stays out of service until the next reconcile builds it. */
-  failed?(error: unknown): void;
+  /** Starts building these claimed entities (ServingIndex.buildClaimed); `done` settles when it has ended. */
+  run(claims: Claim[]): { done: Promise<void>; stop(): void };
 }
 
-/** Per entity: ready for lookups, or being built (by this writer) and read from SQLite meanwhile. */
-type State = 'ready' | { building: WriterId };
+/**
+ * Per entity: ready for lookups, or being built (by this writer, under this claim) and read from SQLite
+ * meanwhile. A later claim (a bulk load's, another reconcile's) ends the build of an earlier one.
+ */
+type State = 'ready' | { building: WriterId; claim?: string };
+
+/** An entity claimed for a build, and the claim's id: the build goes on while the claim stands. */
+export interface Claim {
+  entity: Entity;
+  claim: string;
+}
 
 /** Bump when the layout of the index changes: an index of another layout is rebuilt. */
 const LAYOUT = 3;
@@ -215,7 +219,6 @@ export class ServingIndex {
    * `build` (or, if this process dies, the next reconcile) builds it again from SQLite.
    */
   suspend(entity: Entity): void {
-    this.suspended[entity] += 1;
     this.env.transactionSync(() => this.claim(entity));
     this.seen = undefined;
   }
@@ -250,73 +253,55 @@ export class ServingIndex {
     this.seen = undefined;
   }
 
-  /** The build started by a reconcile in the background, while it runs. */
-  private building: Promise<void> | undefined;
-  /** Set by close: a build in the background stops at its next slice. */
-  private closing = false;
-  /** This process's bulk loads by entity: a build in the background of an entity stops when one begins. */
-  private readonly suspended: Record<Entity, number> = { people: 0, companies: 0 };
+  /** The build a reconcile started in the background, while it runs. */
+  private background: { done: Promise<void>; stop(): void } | undefined;
 
   /**
-   * Builds these entities a slice at a time (IN_SLICES), letting the event loop run between slices; lookups
-   * read SQLite until each is in service. Stops when the index closes, or when another process takes an
-   * entity over (a bulk load). A build that fails or is stopped is left abandoned, for the next reconcile.
+   * Builds a claimed entity's part, emptying it first, in transactions of a few milliseconds each (IN_SLICES),
+   * and puts it in service: what a build thread runs. Stops, returning false, once `stopped()` says so or the
+   * claim no longer stands (a later claim took the entity over).
    */
-  private async buildInBackground(entities: Entity[], report: BackgroundBuild): Promise<void> {
-    const me = thisWriter();
-    const suspended = { ...this.suspended };
-    const left = new Set(entities);
-    const owned = (entity: Entity) => () => {
-      if (this.suspended[entity] !== suspended[entity]) return false;
+  buildClaimed(entity: Entity, claim: string, stopped: () => boolean): boolean {
+    const owned = () => {
       const state = this.meta.get(`state:${entity}`) as State | undefined;
-      return (
-        typeof state === 'object' && state.building.pid === me.pid && state.building.started === me.started
-      );
+      return !stopped() && typeof state === 'object' && state.claim === claim;
     };
-    try {
-      for (const entity of entities) {
-        const started = performance.now();
-        const steps = buildEntity(
-          this.env,
-          this.dbs[entity],
-          this.source,
-          entity,
-          false,
-          IN_SLICES,
-          owned(entity),
-        );
-        for (let step = steps.next(); ; step = steps.next()) {
-          if (step.done) {
-            if (step.value) this.env.transactionSync(() => owned(entity)() && this.putInService(entity));
-            this.seen = undefined;
-            if (step.value) report.built?.(entity, performance.now() - started);
-            break;
-          }
-          await nextTurn();
-          if (this.closing) return;
-          report.beforeSlice?.();
-        }
-        left.delete(entity);
-      }
-    } catch (error) {
-      report.failed?.(error);
-    } finally {
-      if (left.size > 0) this.abandonBuild([...left], owned);
-    }
+    let cleared = false;
+    this.env.transactionSync(() => {
+      if (!owned()) return;
+      this.dbs[entity].records.clearSync();
+      this.dbs[entity].idents.clearSync();
+      cleared = true;
+    });
+    if (!cleared) return false;
+    const steps = buildEntity(this.env, this.dbs[entity], this.source, entity, false, IN_SLICES, owned);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    if (!step.value) return false;
+    let inService = false;
+    this.env.transactionSync(() => {
+      if (!owned()) return;
+      this.putInService(entity);
+      inService = true;
+    });
+    this.seen = undefined;
+    return inService;
   }
 
-  /** Marks these entities, where this process still builds them, as left by a dead builder: the next reconcile builds them. */
-  private abandonBuild(entities: Entity[], owned: (entity: Entity) => () => boolean): void {
+  /** After a build in the background ended: what it did not put in service goes to the next reconcile. */
+  private abandonClaims(claims: Claim[]): void {
     try {
       this.env.transactionSync(() => {
-        for (const entity of entities) {
-          if (owned(entity)())
+        for (const { entity, claim } of claims) {
+          const state = this.meta.get(`state:${entity}`) as State | undefined;
+          if (typeof state === 'object' && state.claim === claim)
             this.meta.putSync(`state:${entity}`, { building: { pid: 0, started: 0 } } satisfies State);
         }
       });
     } catch {
       // Left building by this process: a later process finds it dead and builds it.
     }
+    this.seen = undefined;
   }
 
   /**
@@ -331,12 +316,19 @@ export class ServingIndex {
     }
   }
 
-  /** Under the write lock: marks an entity as being built by this process and empties its part. */
-  private claim(entity: Entity): void {
-    this.meta.putSync(`state:${entity}`, { building: thisWriter() } satisfies State);
+  /**
+   * Under the write lock: marks an entity as being built by this process under a new claim, and empties its
+   * part unless the build will (a build thread empties it, off the event loop).
+   */
+  private claim(entity: Entity, { empty = true } = {}): string {
+    const claim = randomUUID();
+    this.meta.putSync(`state:${entity}`, { building: thisWriter(), claim } satisfies State);
     this.setReady(entity, false);
-    this.dbs[entity].records.clearSync();
-    this.dbs[entity].idents.clearSync();
+    if (empty) {
+      this.dbs[entity].records.clearSync();
+      this.dbs[entity].idents.clearSync();
+    }
+    return claim;
   }
 
   /**
@@ -344,14 +336,15 @@ export class ServingIndex {
    * half-way, and rebuilds what was never built, what a dead process left half-built, and everything
    * when the index is of another layout, belongs to another store or has missed writes (a restored
    * file). Returns what it did; `busy` when a live process is building an entity (its lookups read
-   * SQLite meanwhile). With `inBackground` (a server), a build runs in slices between the event loop's
-   * other work and `rebuilding` is returned at once: lookups read SQLite until each entity is in service.
+   * SQLite meanwhile). With `inBackground` (a server), the build runs off the event loop (a thread of
+   * its own) and `rebuilding` is returned at once: lookups read SQLite until each entity is in service.
    */
   reconcile(opts: { inBackground?: BackgroundBuild } = {}): Reconciled {
     this.seen = undefined;
     if (this.looksCurrent()) return 'current';
     let busy = false;
     const todo: Entity[] = [];
+    const claims: Claim[] = [];
     const repaired = this.env.transactionSync(() => {
       const fixed = this.repairAbandoned();
       const sameIndex =
@@ -365,17 +358,19 @@ export class ServingIndex {
       if (!busy && todo.length === 0 && !fixed && this.meta.get('generation') !== this.source.generation()) {
         todo.push(...ENTITIES);
       }
-      for (const entity of todo) this.claim(entity);
+      for (const entity of todo)
+        claims.push({ entity, claim: this.claim(entity, { empty: !opts.inBackground }) });
       this.meta.putSync('layout', LAYOUT);
       this.meta.putSync('store', this.source.storeId());
       if (!busy && todo.length === 0) this.meta.putSync('generation', this.source.generation());
       return fixed;
     });
-    if (todo.length > 0 && opts.inBackground) {
-      const run = this.buildInBackground(todo, opts.inBackground);
-      this.building = run;
-      void run.finally(() => {
-        if (this.building === run) this.building = undefined;
+    if (claims.length > 0 && opts.inBackground) {
+      const run = opts.inBackground.run(claims);
+      this.background = run;
+      void run.done.finally(() => {
+        this.abandonClaims(claims);
+        if (this.background === run) this.background = undefined;
       });
       return 'rebuilding';
     }
@@ -439,12 +434,14 @@ export class ServingIndex {
 
   /** True while a build runs in the background (lookups of its entities read SQLite). */
   get rebuilding(): boolean {
-    return this.building !== undefined;
+    return this.background !== undefined;
   }
 
   async close(): Promise<void> {
-    this.closing = true;
-    await this.building;
+    const background = this.background;
+    background?.stop();
+    // Its claims are given up by then: abandonClaims runs as `done` settles, before this goes on.
+    await background?.done;
     await this.env.close();
   }
 }

@@ -9,6 +9,7 @@ import type { ServingIndex } from '../serving/serving-index.js';
 import type { IndexSource, RecordChange, SourceRow } from '../serving/source.js';
 import { ENTITY_TABLES, kindCode } from '../sql/tables.js';
 import type { SqliteChanges } from './changes.js';
+import { SqliteIndexSource } from './index-source.js';
 import type { SqliteSearchWrites } from './search-writes.js';
 
 function prepareEntity(db: Database.Database, entity: Entity) {
@@ -43,15 +44,6 @@ function prepareEntity(db: Database.Database, entity: Entity) {
     deleteRecord: db
       .prepare<[string], [number, string]>(`DELETE FROM ${records} WHERE id = ? RETURNING rid, idents`)
       .raw(),
-    row: db.prepare<[string], SourceRow>(`SELECT id, etag, body, idents FROM ${records} WHERE id = ?`),
-    rowsAfter: db.prepare<[string, number], SourceRow>(
-      `SELECT id, etag, body, idents FROM ${records} WHERE id > ? ORDER BY id LIMIT ?`,
-    ),
-    identifiersAfter: db
-      .prepare<[number, string, number], [number, string, string]>(
-        `SELECT kind, value, id FROM ${identifiers} WHERE (kind, value) > (?, ?) ORDER BY kind, value, id LIMIT ?`,
-      )
-      .raw(),
   };
 }
 
@@ -60,8 +52,6 @@ function prepareServingState(db: Database.Database) {
     nextGeneration: db
       .prepare<[], number>('UPDATE serving_state SET generation = generation + 1 RETURNING generation')
       .pluck(),
-    generation: db.prepare<[], number>('SELECT generation FROM serving_state').pluck(),
-    storeId: db.prepare<[], string>('SELECT store_id FROM serving_state').pluck(),
   };
 }
 
@@ -111,6 +101,8 @@ interface Written<T> {
 export class SqliteRecordWrites implements IndexSource {
   private readonly entities: Record<Entity, EntityStatements>;
   private readonly state: ReturnType<typeof prepareServingState>;
+  /** What the serving index reads of this connection. */
+  private readonly reads: SqliteIndexSource;
   private readonly upsertTx: (entity: Entity, records: RecordToStore[]) => Written<UpsertCounts>;
   private readonly deleteTx: (
     entity: Entity,
@@ -126,6 +118,7 @@ export class SqliteRecordWrites implements IndexSource {
     private readonly log: SqliteChanges,
   ) {
     this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
+    this.reads = new SqliteIndexSource(db);
     const state = prepareServingState(db);
     this.state = state;
     const upsert = (entity: Entity, records: RecordToStore[]) => {
@@ -234,20 +227,19 @@ export class SqliteRecordWrites implements IndexSource {
 
   // IndexSource: how the serving index reads the store of record.
   storeId(): string {
-    return this.state.storeId.get()!;
+    return this.reads.storeId();
   }
 
   generation(): number {
-    return this.state.generation.get()!;
+    return this.reads.generation();
   }
 
   rows(entity: Entity, ids: readonly string[]): SourceRow[] {
-    const { row } = this.entities[entity];
-    return ids.map((id) => row.get(id)).filter((r): r is SourceRow => r !== undefined);
+    return this.reads.rows(entity, ids);
   }
 
   page(entity: Entity, afterId: string, limit: number): SourceRow[] {
-    return this.entities[entity].rowsAfter.all(afterId, limit);
+    return this.reads.page(entity, afterId, limit);
   }
 
   identPage(
@@ -255,7 +247,6 @@ export class SqliteRecordWrites implements IndexSource {
     after: [number, string] | undefined,
     limit: number,
   ): Array<[number, string, string]> {
-    const [kind, value] = after ?? [-1, ''];
-    return this.entities[entity].identifiersAfter.all(kind, value, limit);
+    return this.reads.identPage(entity, after, limit);
   }
 }

@@ -3,8 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ENTITIES } from '../../vocabulary/entities.js';
+import { startWorker } from '../../worker.js';
 import { fileModes, privateFile, tighten } from '../file-modes.js';
-import { type Reconciled, ServingIndex } from '../serving/serving-index.js';
+import { type BackgroundBuild, type Reconciled, ServingIndex } from '../serving/serving-index.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { composeStore } from '../store.js';
 import { STDERR_LOG, type StoreLog } from '../store-log.js';
@@ -12,6 +13,7 @@ import { SqliteAccounting } from './accounting.js';
 import { SqliteBulk } from './bulk.js';
 import { SqliteChanges } from './changes.js';
 import { SqliteHealth } from './health.js';
+import type { IndexBuildInput, IndexBuildReport } from './index-build-worker.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteLists } from './lists.js';
 import { SqliteRecordWrites } from './record-writes.js';
@@ -106,30 +108,46 @@ function sqliteStore(db: Database.Database, searchBudgetMs: number | undefined) 
   const log: StoreLog = { ...STDERR_LOG };
   /** True once a build in the background has been announced: one that takes a second or more. */
   let announced = false;
-  /** A reconcile, a server's in the background: a failed build is tried again after a second. */
+  /** Builds claimed entities of the index on a thread of its own (index-build-worker.ts), reporting as it goes. */
+  const buildThread = (indexPath: string): BackgroundBuild => ({
+    run: (claims) => {
+      const stop = new Int32Array(new SharedArrayBuffer(4));
+      const input: IndexBuildInput = { dbPath: db.name, indexPath, claims, stop };
+      const worker = startWorker(import.meta.url, './index-build-worker', input);
+      // A server that ends stops the build first (close); a process that just exits leaves it to the next.
+      worker.unref();
+      let failure: string | undefined;
+      const done = new Promise<void>((resolve) => {
+        worker.on('message', (message: IndexBuildReport) => {
+          if ('failed' in message) failure = message.failed;
+          else if (announced)
+            log.info(
+              `serving index: ${message.built} built in ${(message.ms / 1000).toFixed(1)} s; lookups read it`,
+            );
+        });
+        worker.on('error', (error) => {
+          failure = error.message;
+        });
+        worker.on('exit', () => resolve());
+      }).then(() => {
+        if (failure === undefined || Atomics.load(stop, 0) === 1) return;
+        log.warn(`serving index: the build failed (${failure}); lookups read SQLite, trying again`);
+        setTimeout(() => {
+          try {
+            if (db.open) store.reconcileIndex();
+          } catch (again) {
+            log.warn(`serving index: cannot build (${(again as Error).message})`);
+          }
+        }, RECONCILE_EVERY_MS).unref();
+      });
+      return { done, stop: () => Atomics.store(stop, 0, 1) };
+    },
+  });
+  /** A reconcile; a server's builds in the background, announced when they take a second or more. */
+  let indexPath = '';
   const reconcile = (): Reconciled => {
     if (!inBackground) return index!.reconcile();
-    const reconciled = index!.reconcile({
-      inBackground: {
-        beforeSlice: () => snapshot.end(),
-        built: (entity, ms) => {
-          if (announced)
-            log.info(`serving index: ${entity} built in ${(ms / 1000).toFixed(1)} s; lookups read it`);
-        },
-        failed: (error) => {
-          log.warn(
-            `serving index: the build failed (${(error as Error).message}); lookups read SQLite, trying again`,
-          );
-          setTimeout(() => {
-            try {
-              if (db.open) store.reconcileIndex();
-            } catch (again) {
-              log.warn(`serving index: cannot build (${(again as Error).message})`);
-            }
-          }, RECONCILE_EVERY_MS).unref();
-        },
-      },
-    });
+    const reconciled = index!.reconcile({ inBackground: buildThread(indexPath) });
     if (reconciled === 'rebuilding') {
       setTimeout(() => {
         if (!index?.rebuilding || announced) return;
@@ -151,6 +169,7 @@ function sqliteStore(db: Database.Database, searchBudgetMs: number | undefined) 
       snapshot.end();
       roles.records.finishAbandonedBulks();
       index = ServingIndex.open(path, writes, IDENTIFIER_KIND_CODES);
+      indexPath = path;
       roles.records.serveFrom(index);
       roles.keys.serveFrom(index);
       inBackground = opts.inBackground ?? false;

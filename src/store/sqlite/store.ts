@@ -173,10 +173,7 @@ function sqliteStore(db: Database.Database, searchBudgetMs: number | undefined) 
       roles.records.serveFrom(index);
       roles.keys.serveFrom(index);
       inBackground = opts.inBackground ?? false;
-      const reconciled = reconcile();
-      if (reconciled === 'rebuilding')
-        log.info('serving index: building in the background; lookups read SQLite meanwhile');
-      return reconciled;
+      return reconcile();
     },
     /**
      * Checks that the index is current, finishing the bulk loads and repairing the writes of processes

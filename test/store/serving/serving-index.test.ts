@@ -144,9 +144,12 @@ describe('the serving index', () => {
       }
     });
 
-    it("answers a server's lookups meanwhile, and /metrics says when the index is in service", async () => {
+    it("says in /metrics whether every part is in service, and a server's lookups answer either way", async () => {
       const path = await withoutIndex();
       const store = openSqliteStore(path, { indexInBackground: true, turnSnapshots: true });
+      // The companies' part is held out of service by a bulk load (the build on its thread may have ended
+      // by the time the app is up: a 3,000-person build takes a fraction of a second).
+      const bulk = await store.beginBulkLoad!('companies');
       const app = await buildApp({ store });
       try {
         const { token } = await issueKey(store, { name: 'reader', rate: 1000 });
@@ -157,9 +160,9 @@ describe('the serving index', () => {
             url: '/v1/people?work_email=p42@acme.com.au',
             headers: { authorization: `Bearer ${token}` },
           });
-        expect(store.indexRebuilding()).toBe(true);
         expect(await serving()).toBe('0');
         expect((await lookup()).json()).toMatchObject({ id: 'p42' });
+        await bulk!.finish();
         await untilBuilt(store);
         expect(await serving()).toBe('1');
         expect((await lookup()).json()).toMatchObject({ id: 'p42' });

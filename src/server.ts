@@ -168,6 +168,7 @@ export async function startServer(
   });
   limits.logTo(app.log);
   store.logLocalTo?.({ info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) });
+  store.watchIndex?.((error) => app.log.warn({ err: error }, 'serving index: cannot reconcile'));
   // Longer than common load balancers' idle timeouts (60 s), so that the balancer closes first.
   app.server.keepAliveTimeout = config.keepAliveTimeoutMs;
   capConnections(app.server, config.maxConnections);

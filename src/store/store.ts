@@ -32,6 +32,8 @@ export interface Store
   close(): Promise<void>;
   /** A server's store on PostgreSQL with a local index: what its follower does (readiness, metrics). */
   localStatus?(): LocalIndexStatus | undefined;
+  /** SQLite: a server reconciles its serving index every second (repairs what a dead writer left). */
+  watchIndex?(onError: (error: unknown) => void): void;
   /** SQLite: true when lookups of every entity read the serving index, false while one is being built. */
   indexServing?(): boolean | undefined;
   /** Sends what the store's index does on its own (a build in the background, following PostgreSQL) to the app's logger. */

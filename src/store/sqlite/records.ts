@@ -147,6 +147,11 @@ export class SqliteRecords implements RecordStore {
   }
 
   /** Finishes the bulk loads of processes that died half-way: their identifier indexes are built. */
+  /** Entities whose bulk load's process died before it finished. */
+  abandonedBulks(): Entity[] {
+    return this.bulk.abandoned();
+  }
+
   finishAbandonedBulks(): void {
     for (const entity of this.bulk.abandoned()) this.bulk.finish(entity);
   }

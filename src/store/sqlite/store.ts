@@ -194,11 +194,17 @@ function sqliteStore(db: Database.Database, searchBudgetMs: number | undefined) 
       log.info = (message) => to.info(message);
       log.warn = (message) => to.warn(message);
     },
-    /** For a server: reconciles the index every second. */
+    /**
+     * For a server: reconciles the index every second, repairing what a writer that died half-way left
+     * (its intent names the records). Not while a dead process's bulk load is unfinished: finishing one
+     * builds SQLite's own indexes, minutes on the event loop at millions of records, so the next process
+     * to open the store finishes it, as before.
+     */
     watchIndex: (onError: (error: unknown) => void): void => {
       if (!index || reconciler) return;
       reconciler = setInterval(() => {
         try {
+          if (roles.records.abandonedBulks().length > 0) return;
           store.reconcileIndex();
         } catch (error) {
           onError(error);

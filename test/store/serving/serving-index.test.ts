@@ -54,6 +54,32 @@ describe('the serving index', () => {
     await server.close();
   });
 
+  it("is repaired by a server's watch within seconds, unasked", async () => {
+    const path = tempDb();
+    const server = openSqliteStore(path);
+    const failures: unknown[] = [];
+    server.watchIndex((error) => failures.push(error));
+    await server.upsert('people', [prepared(person('p1', 'old@acme.com.au'))]);
+    const changed = person('p1', 'new@acme.com.au');
+    const child = spawnSync(process.execPath, [
+      '--import',
+      'tsx',
+      DYING_WRITER,
+      path,
+      JSON.stringify(changed),
+    ]);
+    expect(child.signal).toBe('SIGKILL');
+    const repaired = () =>
+      bodyOf(server.findRecords('people', 'work_email', 'new@acme.com.au', 11)).length === 1;
+    for (let waited = 0; !repaired() && waited < 10_000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(repaired()).toBe(true);
+    expect(server.findRecords('people', 'work_email', 'old@acme.com.au', 11)).toEqual([]);
+    expect(failures).toEqual([]);
+    await server.close();
+  });
+
   it('is repaired by the next process to open the store', async () => {
     const path = tempDb();
     await openSqliteStore(path).close();

@@ -28,20 +28,19 @@ const person = (id: string, email: string) => ({ id, name: id, emails: { work: [
 const prepared = (record: object) => prepareLine('people', JSON.stringify(record)) as RecordToStore;
 const bodyOf = (records: Array<{ body: Buffer | string }>) => records.map((r) => String(r.body));
 
+/** Writes `record` in a child process killed between its SQLite commit and the index update. */
+const killedMidWrite = (path: string, record: object) => {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', DYING_WRITER, path, JSON.stringify(record)]);
+  expect(child.signal).toBe('SIGKILL');
+};
+
 describe('the serving index', () => {
   it('is repaired from SQLite after a writer dies between its commit and the index update', async () => {
     const path = tempDb();
     const server = openSqliteStore(path);
     await server.upsert('people', [prepared(person('p1', 'old@acme.com.au'))]);
     const changed = person('p1', 'new@acme.com.au');
-    const child = spawnSync(process.execPath, [
-      '--import',
-      'tsx',
-      DYING_WRITER,
-      path,
-      JSON.stringify(changed),
-    ]);
-    expect(child.signal).toBe('SIGKILL');
+    killedMidWrite(path, changed);
     // SQLite has the new version; the index, not yet: what a server serves until its check runs.
     expect(await server.getRecord('people', 'p1')).toMatchObject({ body: JSON.stringify(changed) });
     expect(bodyOf(server.findRecords('people', 'work_email', 'old@acme.com.au', 11))).toHaveLength(1);
@@ -61,14 +60,7 @@ describe('the serving index', () => {
     server.watchIndex((error) => failures.push(error));
     await server.upsert('people', [prepared(person('p1', 'old@acme.com.au'))]);
     const changed = person('p1', 'new@acme.com.au');
-    const child = spawnSync(process.execPath, [
-      '--import',
-      'tsx',
-      DYING_WRITER,
-      path,
-      JSON.stringify(changed),
-    ]);
-    expect(child.signal).toBe('SIGKILL');
+    killedMidWrite(path, changed);
     const repaired = () =>
       bodyOf(server.findRecords('people', 'work_email', 'new@acme.com.au', 11)).length === 1;
     for (let waited = 0; !repaired() && waited < 10_000; waited += 50) {

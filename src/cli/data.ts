@@ -94,7 +94,8 @@ export function registerData(program: Command) {
     )
     .action(async (entity: Entity, files: string[], opts) => {
       if (opts.priority === 'low') runInBackground();
-      const { importFile, refreshSnapshot } = await import('../ingest/index.js');
+      const { importFile, limitHeapGrowth, refreshSnapshot } = await import('../ingest/index.js');
+      limitHeapGrowth();
       const report = await import('./import-report.js');
       if (!opts.snapshot && (opts.force || opts.dryRun || opts.maxRemove !== 10)) {
         throw new UsageError('--max-remove, --force and --dry-run go with --snapshot');

@@ -39,7 +39,7 @@ export interface ImportSummary {
 export interface ImportOptions {
   /**
    * Records per transaction into an empty store (a bulk load), and per batch read otherwise, written at most
-   * UPSERT_TRANSACTION to a transaction; each transaction is wholly in or wholly out. Default 5,000.
+   * UPSERT_TRANSACTION to a transaction; each transaction is wholly in or wholly out. Default 1,000.
    */
   batchSize?: number;
   /** Parse in a worker thread while this one writes. Default: when there is more than one core. */
@@ -53,7 +53,12 @@ export interface ImportOptions {
   known?: KnownBodiesData;
 }
 
-export const DEFAULT_BATCH_SIZE = 5000;
+/**
+ * 1,000 rather than 5,000: every thread holds a batch or two at a time, and V8 lets a heap grow to a multiple
+ * of what it holds; at 5,000 the importer's peak RSS was 1.2–1.5 GB at 100,000 people, at 1,000 about 660 MB
+ * (BENCHMARKS.md, issue 24), and the import was no slower.
+ */
+export const DEFAULT_BATCH_SIZE = 1000;
 
 /**
  * Records per transaction into a store that already holds records (a refresh's changed records, an import

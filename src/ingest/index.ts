@@ -1,6 +1,7 @@
 // The import/export pipeline behind `enrich import`, `enrich export` and the demo loader.
 export { likelyEntity } from './entity-guess.js';
 export { exportTo } from './export.js';
+export { limitHeapGrowth } from './heap-growth.js';
 export {
   DEFAULT_BATCH_SIZE,
   type ImportOptions,

@@ -1,5 +1,5 @@
-// A prepared batch flattened for postMessage: one string and two typed arrays instead of thousands of
-// small objects, which cost the receiving (writing) thread more to deserialise than SQLite to store.
+// A prepared batch flattened for postMessage: buffers of UTF-8 and of offsets instead of thousands of small
+// objects, which cost the receiving (writing) thread more to deserialise than SQLite to store.
 
 import type { RecordToStore } from '../store/records.js';
 import type { SearchFacts } from '../store/search-facts.js';
@@ -25,18 +25,20 @@ void everyKind;
 
 const KIND_INDEX = new Map<string, number>(KINDS.map((kind, index) => [kind, index]));
 
-/** Characters per packed string, well under V8's limit on a string's length (2^29 - 24). */
-const TEXT_LIMIT = 1 << 26;
+/** Bytes per packed chunk, well under what a Buffer and its 32-bit offsets hold. */
+const CHUNK_LIMIT = 1 << 28;
 
 export interface PackedBatch extends Omit<PreparedBatch, 'records'> {
   /**
    * Per record: body, id, etag, its search facts as JSON ('' when not worked out), then each identifier
-   * value, concatenated; a record never spans two.
+   * value, as UTF-8, concatenated; a record never spans two chunks. Bytes rather than one joined string: a
+   * transferred buffer is neither copied nor held on either thread's heap, and a single character beyond
+   * Latin-1 made a joined string two bytes a character.
    */
-  texts: string[];
-  /** How many records each of `texts` holds. */
-  recordsPerText: number[];
-  /** End offset of each piece within its text, in the order above. */
+  chunks: Uint8Array[];
+  /** How many records each of `chunks` holds. */
+  recordsPerChunk: number[];
+  /** End offset of each piece within its chunk, in bytes, in the order above. */
   ends: Uint32Array;
   /**
    * Per record: its identifier count, then each identifier's kind (index into KINDS). 32 bits wide: a
@@ -45,33 +47,49 @@ export interface PackedBatch extends Omit<PreparedBatch, 'records'> {
   shape: Uint32Array;
 }
 
+/** The buffers of a packed batch, to transfer rather than copy. */
+export const transferList = (packed: PackedBatch): ArrayBuffer[] => [
+  ...packed.chunks.map((chunk) => chunk.buffer as ArrayBuffer),
+  packed.ends.buffer as ArrayBuffer,
+  packed.shape.buffer as ArrayBuffer,
+];
+
 /**
- * Flattens a batch; the typed arrays' buffers can be transferred rather than copied.
- * `textLimit` is only lowered by tests.
+ * Flattens a batch into buffers of its own, which can be transferred. Strings go as UTF-8, as SQLite and
+ * the serving index store them. `chunkLimit` is only lowered by tests.
  */
-export function packBatch({ records, ...rest }: PreparedBatch, textLimit = TEXT_LIMIT): PackedBatch {
-  const texts: string[] = [];
-  const recordsPerText: number[] = [];
+export function packBatch({ records, ...rest }: PreparedBatch, chunkLimit = CHUNK_LIMIT): PackedBatch {
+  const chunks: Uint8Array[] = [];
+  const recordsPerChunk: number[] = [];
   const ends: number[] = [];
   const shape: number[] = [];
   let pieces: string[] = [];
+  let bytes: number[] = [];
   let length = 0;
-  let inText = 0;
+  let inChunk = 0;
   const flush = () => {
-    texts.push(pieces.join(''));
-    recordsPerText.push(inText);
+    const chunk = Buffer.allocUnsafeSlow(length);
+    let at = 0;
+    pieces.forEach((piece, i) => {
+      at += chunk.write(piece, at, bytes[i]!, 'utf8');
+    });
+    chunks.push(chunk);
+    recordsPerChunk.push(inChunk);
     pieces = [];
+    bytes = [];
     length = 0;
-    inText = 0;
+    inChunk = 0;
   };
   const add = (piece: string) => {
+    const size = Buffer.byteLength(piece, 'utf8');
     pieces.push(piece);
-    length += piece.length;
+    bytes.push(size);
+    length += size;
     ends.push(length);
   };
   for (const { body, id, etag, identifiers, facts } of records) {
-    if (inText > 0 && length + body.length > textLimit) flush();
-    inText++;
+    if (inChunk > 0 && length + body.length > chunkLimit) flush();
+    inChunk++;
     add(body);
     add(id);
     add(etag);
@@ -84,24 +102,25 @@ export function packBatch({ records, ...rest }: PreparedBatch, textLimit = TEXT_
       shape.push(index);
     }
   }
-  if (inText > 0) flush();
-  return { ...rest, texts, recordsPerText, ends: Uint32Array.from(ends), shape: Uint32Array.from(shape) };
+  if (inChunk > 0) flush();
+  return { ...rest, chunks, recordsPerChunk, ends: Uint32Array.from(ends), shape: Uint32Array.from(shape) };
 }
 
-/** The batch back as records; bodies are slices of the texts, which V8 does not copy. */
-export function unpackBatch({ texts, recordsPerText, ends, shape, ...rest }: PackedBatch): PreparedBatch {
+/** The batch back as records, each string decoded from its chunk. */
+export function unpackBatch({ chunks, recordsPerChunk, ends, shape, ...rest }: PackedBatch): PreparedBatch {
   const records: RecordToStore[] = [];
   let piece = 0;
   let s = 0;
-  texts.forEach((text, t) => {
+  chunks.forEach((bytes, c) => {
+    const chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let start = 0;
     const next = () => {
       const end = ends[piece++]!;
-      const slice = text.slice(start, end);
+      const text = chunk.toString('utf8', start, end);
       start = end;
-      return slice;
+      return text;
     };
-    for (let r = 0; r < recordsPerText[t]!; r++) {
+    for (let r = 0; r < recordsPerChunk[c]!; r++) {
       const body = next();
       const id = next();
       const etag = next();

@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Entity } from '../vocabulary/entities.js';
 import { type BatchShare, prepareBatches } from './batches.js';
 import type { KnownBodiesData } from './known-bodies.js';
-import { packBatch } from './packed-batch.js';
+import { packBatch, transferList } from './packed-batch.js';
 
 export interface PrepareWorkerInput {
   entity: Entity;
@@ -36,7 +36,7 @@ async function run() {
     while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
     credit--;
     const packed = packBatch(batch);
-    port.postMessage(packed, [packed.ends.buffer as ArrayBuffer, packed.shape.buffer as ArrayBuffer]);
+    port.postMessage(packed, transferList(packed));
   }
   port.postMessage(null);
   port.off('message', onMessage);

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PreparedBatch } from '../../src/ingest/batches.js';
-import { packBatch, unpackBatch } from '../../src/ingest/packed-batch.js';
+import { packBatch, transferList, unpackBatch } from '../../src/ingest/packed-batch.js';
 import type { IdentifierKind } from '../../src/vocabulary/entities.js';
 
 const kind = fc.constantFrom<IdentifierKind>('linkedin', 'work_email', 'personal_email', 'domain', 'abn');
@@ -13,13 +13,24 @@ const record = fc.record({
   identifiers: fc.array(fc.record({ kind, value: fc.string({ unit: 'grapheme' }) }), { maxLength: 5 }),
 });
 
+/** A batch of these records, with counts the tests do not look at. */
+const batchOf = (records: PreparedBatch['records']): PreparedBatch => ({
+  records,
+  rejections: [],
+  unchanged: 0,
+  lines: records.length,
+  read: records.length,
+  bytesRead: 0,
+  totalBytes: 0,
+});
+
 describe('packed batches', () => {
   it('unpack to the records, rejections and counts that were packed', () => {
     fc.assert(
       fc.property(
         fc.array(record, { maxLength: 20 }),
         fc.integer({ min: 1, max: 100 }),
-        (records, textLimit) => {
+        (records, chunkLimit) => {
           const batch: PreparedBatch = {
             records,
             rejections: [{ line: 3, path: '$.id', message: 'id is required' }],
@@ -29,12 +40,35 @@ describe('packed batches', () => {
             bytesRead: 100,
             totalBytes: 200,
           };
-          expect(unpackBatch(structuredClone(packBatch(batch)))).toEqual(batch);
-          // Small limits split a batch over several strings.
-          expect(unpackBatch(structuredClone(packBatch(batch, textLimit)))).toEqual(batch);
+          const packed = packBatch(batch);
+          expect(unpackBatch(structuredClone(packed, { transfer: transferList(packed) }))).toEqual(batch);
+          // Small limits split a batch over several chunks.
+          expect(unpackBatch(structuredClone(packBatch(batch, chunkLimit)))).toEqual(batch);
         },
       ),
     );
+  });
+
+  it('carry text beyond Latin-1 as UTF-8, the buffers moved rather than copied', () => {
+    const batch = batchOf([
+      {
+        id: 'fp1',
+        body: '{"name":"Zoë Ngô 🙂"}',
+        etag: '"e"',
+        identifiers: [{ kind: 'domain', value: 'bücher.de' }],
+      },
+      { id: 'fp2', body: '{"name":"Ann"}', etag: '"f"', identifiers: [] },
+    ]);
+    const packed = packBatch(batch);
+    expect(packed.chunks[0]!.byteLength).toBe(
+      ['{"name":"Zoë Ngô 🙂"}', 'fp1', '"e"', '', 'bücher.de', '{"name":"Ann"}', 'fp2', '"f"', ''].reduce(
+        (sum, piece) => sum + Buffer.byteLength(piece),
+        0,
+      ),
+    );
+    const moved = structuredClone(packed, { transfer: transferList(packed) });
+    expect(packed.chunks[0]!.byteLength).toBe(0); // detached: transferred, not copied
+    expect(unpackBatch(moved)).toEqual(batch);
   });
 
   it('carry a record with more identifiers than a byte counts', () => {
@@ -42,18 +76,10 @@ describe('packed batches', () => {
       kind: (i % 2 ? 'work_email_sha256' : 'work_email') as IdentifierKind,
       value: `a${i}@acme.com.au`,
     }));
-    const batch: PreparedBatch = {
-      records: [
-        { id: 'many', body: '{}', etag: '"e"', identifiers },
-        { id: 'next', body: '{}', etag: '"f"', identifiers: [{ kind: 'linkedin', value: 'jane' }] },
-      ],
-      rejections: [],
-      unchanged: 0,
-      lines: 2,
-      read: 2,
-      bytesRead: 0,
-      totalBytes: 0,
-    };
+    const batch = batchOf([
+      { id: 'many', body: '{}', etag: '"e"', identifiers },
+      { id: 'next', body: '{}', etag: '"f"', identifiers: [{ kind: 'linkedin', value: 'jane' }] },
+    ]);
     expect(unpackBatch(structuredClone(packBatch(batch)))).toEqual(batch);
   });
 

@@ -7,8 +7,8 @@ import { ENTITIES, type Entity, type IdentifierKind } from '../../vocabulary/ent
 import { withCommitted } from '../committed.js';
 import { fileModes, privateFile } from '../file-modes.js';
 import type { ServedRecord } from '../records.js';
-import { applyChange, buildEntity, type EntityDbs, encodeRow, IN_SLICES, readRecords } from './entity.js';
-import type { IndexSource, RecordChange, SourceRow, WriteScope } from './source.js';
+import { applyChange, buildEntity, type EntityDbs, IN_SLICES, inKeyOrder, readRecords } from './entity.js';
+import type { IndexSource, RecordChange, WriteScope } from './source.js';
 import { isAlive, thisWriter, type WriterId } from './writers.js';
 
 /** A write announced before it begins, so that it can be repaired if its process dies half-way. */
@@ -68,6 +68,8 @@ export class ServingIndex {
   private readonly meta: Database<unknown, string>;
   private readonly flags: Database<Buffer, string>;
   private readonly intents: Database<Intent, string>;
+  /** The identifier kinds in the order a build writes them: their keys' order (inKeyOrder). */
+  private readonly kindOrder: number[];
 
   private constructor(
     private readonly env: RootDatabase,
@@ -82,6 +84,7 @@ export class ServingIndex {
     this.meta = env.openDB({ name: 'meta' });
     this.flags = env.openDB<Buffer, string>({ name: 'flags', encoding: 'binary' });
     this.intents = env.openDB<Intent, string>({ name: 'intents' });
+    this.kindOrder = inKeyOrder(Object.values(kindCodes));
   }
 
   /**
@@ -224,30 +227,16 @@ export class ServingIndex {
   }
 
   /**
-   * A batch of a bulk load of a suspended entity: `commit` writes it to SQLite under this index's write
-   * lock (so other writers' changes keep their order), and its records are put here as they are; their
-   * identifiers wait for `build`.
+   * Builds an entity's part from the store of record, fast (sorted reads, appended writes), and puts it in
+   * service. Empties the part first: a bulk load's records are not put here as they are written, and a
+   * write another process made meanwhile is read back from SQLite with the rest.
    */
-  bulkWrite<T>(entity: Entity, commit: () => { rows: SourceRow[]; result: T }): T {
-    let committed: { result: T } | undefined;
-    try {
-      this.env.transactionSync(() => {
-        const { rows, result } = commit();
-        committed = { result };
-        for (const row of rows) this.dbs[entity].records.putSync(row.id, encodeRow(row));
-      });
-    } catch (error) {
-      throw committed === undefined ? error : withCommitted(error, committed.result);
-    }
-    return committed!.result;
-  }
-
-  /**
-   * Builds an entity's part from the store of record, fast (sorted reads and writes), and puts it in
-   * service; after a bulk load, whose records are in already, only the identifiers.
-   */
-  build(entity: Entity, { identifiersOnly = false } = {}): void {
-    const steps = buildEntity(this.env, this.dbs[entity], this.source, entity, identifiersOnly);
+  build(entity: Entity): void {
+    this.env.transactionSync(() => {
+      this.dbs[entity].records.clearSync();
+      this.dbs[entity].idents.clearSync();
+    });
+    const steps = buildEntity(this.env, this.dbs[entity], this.source, entity, this.kindOrder);
     while (!steps.next().done);
     this.env.transactionSync(() => this.putInService(entity));
     this.seen = undefined;
@@ -274,7 +263,15 @@ export class ServingIndex {
       cleared = true;
     });
     if (!cleared) return false;
-    const steps = buildEntity(this.env, this.dbs[entity], this.source, entity, false, IN_SLICES, owned);
+    const steps = buildEntity(
+      this.env,
+      this.dbs[entity],
+      this.source,
+      entity,
+      this.kindOrder,
+      IN_SLICES,
+      owned,
+    );
     let step = steps.next();
     while (!step.done) step = steps.next();
     if (!step.value) return false;

@@ -28,12 +28,8 @@ export interface IndexSource {
   rows(entity: Entity, ids: readonly string[]): SourceRow[];
   /** Up to `limit` rows after `afterId`, in id order. */
   page(entity: Entity, afterId: string, limit: number): SourceRow[];
-  /** Up to `limit` identifier rows `[kind code, value, id]` after (kind, value), in that order. */
-  identPage(
-    entity: Entity,
-    after: [number, string] | undefined,
-    limit: number,
-  ): Array<[number, string, string]>;
+  /** Up to `limit` identifier rows `[value, id]` of one kind, after `after` (from the first), by value then id. */
+  identPage(entity: Entity, kind: number, after: string | undefined, limit: number): Array<[string, string]>;
 }
 
 /** What a write changes: the records of an entity, or the API keys (which servers hold in memory). */

@@ -13,8 +13,13 @@ function prepareEntity(db: Database.Database, entity: Entity) {
       `SELECT id, etag, body, idents FROM ${records} WHERE id > ? ORDER BY id LIMIT ?`,
     ),
     identifiersAfter: db
-      .prepare<[number, string, number], [number, string, string]>(
-        `SELECT kind, value, id FROM ${identifiers} WHERE (kind, value) > (?, ?) ORDER BY kind, value, id LIMIT ?`,
+      .prepare<[number, string, number], [string, string]>(
+        `SELECT value, id FROM ${identifiers} WHERE kind = ? AND value > ? ORDER BY value, id LIMIT ?`,
+      )
+      .raw(),
+    identifiersFrom: db
+      .prepare<[number, number], [string, string]>(
+        `SELECT value, id FROM ${identifiers} WHERE kind = ? ORDER BY value, id LIMIT ?`,
       )
       .raw(),
   };
@@ -54,12 +59,10 @@ export class SqliteIndexSource implements IndexSource {
     return this.entities[entity].rowsAfter.all(afterId, limit);
   }
 
-  identPage(
-    entity: Entity,
-    after: [number, string] | undefined,
-    limit: number,
-  ): Array<[number, string, string]> {
-    const [kind, value] = after ?? [-1, ''];
-    return this.entities[entity].identifiersAfter.all(kind, value, limit);
+  identPage(entity: Entity, kind: number, after: string | undefined, limit: number): Array<[string, string]> {
+    const statements = this.entities[entity];
+    return after === undefined
+      ? statements.identifiersFrom.all(kind, limit)
+      : statements.identifiersAfter.all(kind, after, limit);
   }
 }

@@ -242,11 +242,7 @@ export class SqliteRecordWrites implements IndexSource {
     return this.reads.page(entity, afterId, limit);
   }
 
-  identPage(
-    entity: Entity,
-    after: [number, string] | undefined,
-    limit: number,
-  ): Array<[number, string, string]> {
-    return this.reads.identPage(entity, after, limit);
+  identPage(entity: Entity, kind: number, after: string | undefined, limit: number): Array<[string, string]> {
+    return this.reads.identPage(entity, kind, after, limit);
   }
 }

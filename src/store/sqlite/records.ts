@@ -132,16 +132,16 @@ export class SqliteRecords implements RecordStore {
     if (!this.bulk.begin(entity)) return undefined;
     this.index?.suspend(entity);
     return {
+      // The serving index is built at the end, in id order: records put in it as they came, in file order,
+      // were written twice over (each transaction copying the pages it touched) and left its pages half full.
       upsert: async (records) => {
         this.snapshot.end();
-        const rows = records.map(bulkRow);
-        if (!this.index) return this.bulk.write(entity, rows);
-        return this.index.bulkWrite(entity, () => ({ rows, result: this.bulk.write(entity, rows) }));
+        return this.bulk.write(entity, records.map(bulkRow));
       },
       finish: async () => {
         this.snapshot.end();
         this.bulk.finish(entity);
-        this.index?.build(entity, { identifiersOnly: true });
+        this.index?.build(entity);
       },
     };
   }

@@ -111,6 +111,64 @@ describe('the serving index', () => {
     await reopened.close();
   });
 
+  it("after a bulk load, serves every identifier kind from the index, another process's write included", async () => {
+    const path = tempDb();
+    const store = openSqliteStore(path);
+    const fromIndex = vi.spyOn(ServingIndex.prototype, 'findRecords');
+    try {
+      const bulk = await store.beginBulkLoad!('people');
+      const people = Array.from({ length: 2_500 }, (_, n) => ({
+        id: `p${String(n).padStart(5, '0')}`,
+        name: `Jo Doe${n % 50}`,
+        linkedin: `https://www.linkedin.com/in/jo-${n}`,
+        emails: { work: [{ value: `p${n}@acme.com.au` }], personal: [{ value: `p${n}@mail.com` }] },
+        current_company: { id: 'c1', name: 'Acme Pty Ltd', website: 'acme.com.au', linkedin: 'acme' },
+      }));
+      await bulk!.upsert(people.slice(0, 1_500).map(prepared));
+      // Another writer (a server, say) writes meanwhile, past the load's ids.
+      const other = openSqliteStore(path);
+      await other.upsert('people', [prepared(person('zz-other', 'other@acme.com.au'))]);
+      await other.close();
+      await bulk!.upsert(people.slice(1_500).map(prepared));
+      // Read from SQLite while the load runs: the index's part is out of service.
+      expect(bodyOf(store.findRecords('people', 'id', 'p00007', 11))).toHaveLength(1);
+      expect(fromIndex.mock.results.at(-1)?.value).toBeUndefined();
+      await bulk!.finish();
+      const found = (kind: Parameters<typeof store.findRecords>[1], value: string) => {
+        const records = store.findRecords('people', kind, value, 11).map((r) => r.id);
+        expect(fromIndex.mock.results.at(-1)?.value).toBeDefined();
+        return records;
+      };
+      expect(found('id', 'p02499')).toEqual(['p02499']);
+      expect(found('linkedin', 'jo-1234')).toEqual(['p01234']);
+      expect(found('work_email', 'p42@acme.com.au')).toEqual(['p00042']);
+      expect(found('personal_email', 'p2000@mail.com')).toEqual(['p02000']);
+      expect(found('work_email', 'other@acme.com.au')).toEqual(['zz-other']);
+      // A name at the company, by each way of naming it (kinds 8 to 11; 10 and 11 sort first in the index).
+      const does7 = people
+        .filter((_, n) => n % 50 === 7)
+        .map((p) => p.id)
+        .slice(0, 11);
+      const key = 'Doe7'.toLowerCase();
+      for (const kind of [
+        'name_at_company_id',
+        'name_at_domain',
+        'name_at_linkedin',
+        'name_at_company_name',
+      ] as const) {
+        const [entry] = prepared(people[7]!).identifiers.filter(
+          (i) => i.kind === kind && i.value.includes(key),
+        );
+        expect(entry, kind).toBeDefined();
+        expect(found(kind, entry!.value)).toEqual(does7);
+      }
+      expect(store.reconcileIndex()).toBe('current');
+    } finally {
+      fromIndex.mockRestore();
+      await store.close();
+    }
+  });
+
   describe('built in the background, as a server opens it', () => {
     const PEOPLE = 3_000;
     /** A store of PEOPLE people whose index is gone (as after a restore or an upgrade). */

@@ -1,6 +1,7 @@
 // Child processes of a benchmark: spawned, time-boxed, and always stopped — on success, error or Ctrl-C.
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { peakRssBytes } from './system.js';
 
 export interface Child {
   name: string;
@@ -63,7 +64,12 @@ export function spawnChild(name: string, command: string, args: string[], opts: 
 export interface Finished {
   stdout: string;
   stderr: string;
+  /** The process's peak RSS (VmHWM), read every 100 ms while it ran; NaN when /proc cannot tell. */
+  peakRssBytes: number;
 }
+
+/** How often a running child's peak RSS is read: VmHWM only rises, so the last reading misses at most this. */
+const RSS_EVERY_MS = 100;
 
 /** Runs a process to completion within `timeoutMs`; rejects (after killing it) on timeout or a non-zero exit. */
 export async function runToEnd(
@@ -78,18 +84,28 @@ export async function runToEnd(
     stdout += text;
   });
   child.proc.stdin!.end(opts.input ?? '');
+  let peakRss = Number.NaN;
+  const readPeak = () => {
+    const now = peakRssBytes(child.pid);
+    if (Number.isFinite(now)) peakRss = Number.isFinite(peakRss) ? Math.max(peakRss, now) : now;
+  };
+  readPeak();
+  const sampler = setInterval(readPeak, RSS_EVERY_MS);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     void child.stop();
   }, opts.timeoutMs);
-  const code = await child.exited.finally(() => clearTimeout(timer));
+  const code = await child.exited.finally(() => {
+    clearTimeout(timer);
+    clearInterval(sampler);
+  });
   if (timedOut) throw new Error(`${name}: timed out after ${Math.round(opts.timeoutMs / 1000)} s`);
   if (code !== 0) {
     const output = `${stdout.slice(-TAIL_CHARS)}\n${child.stderrTail()}`.trim();
     throw new Error(`${name}: exited with ${code}\n${output}`);
   }
-  return { stdout, stderr: child.stderrTail() };
+  return { stdout, stderr: child.stderrTail(), peakRssBytes: peakRss };
 }
 
 /** Resolves with the first match of `pattern` in the stream's lines; rejects on timeout or early exit. */

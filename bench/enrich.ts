@@ -44,6 +44,8 @@ export interface ImportSummary {
   wallSeconds: number;
   /** Records per second of wall-clock time: what a user waiting for the command gets, and what verdicts judge. */
   wallPerSecond: number;
+  /** The command's peak RSS (VmHWM): its heaps, SQLite's caches and the index pages it mapped. */
+  peakRssBytes: number;
 }
 
 /** Time-box for an import of `records`: ten times the slowest rate seen here (3,000 a second), plus start-up. */
@@ -60,7 +62,7 @@ export async function importFile(
   const timeoutMs = importTimeoutMs(expectedRecords);
   const started = performance.now();
   const args = ['import', entity, file, ...dbArgs(db)];
-  const { stdout } = await enrich(`enrich import ${entity}`, args, timeoutMs, env);
+  const { stdout, peakRssBytes } = await enrich(`enrich import ${entity}`, args, timeoutMs, env);
   const wallSeconds = (performance.now() - started) / 1000;
   const match = stdout.match(
     /: (\d+) \w+ imported(?: \([^)]*\))?, (\d+) rejected of \d+ lines in ([\d.]+) s \((\d+)\/s\)/,
@@ -76,6 +78,7 @@ export async function importFile(
     perSecond: Number(match[4]),
     wallSeconds,
     wallPerSecond: records / wallSeconds,
+    peakRssBytes,
   };
 }
 
@@ -98,7 +101,7 @@ export async function refreshSnapshot(
 ): Promise<ImportSummary & { changed: number }> {
   const started = performance.now();
   const args = ['import', entity, file, '--snapshot', '--force', '--json', ...dbArgs(db)];
-  const { stdout } = await enrich(
+  const { stdout, peakRssBytes } = await enrich(
     `enrich import ${entity} --snapshot`,
     args,
     importTimeoutMs(expectedRecords),
@@ -115,6 +118,7 @@ export async function refreshSnapshot(
     perSecond: Math.round(records / Math.max(summary.seconds ?? 0, 0.001)),
     wallSeconds,
     wallPerSecond: records / wallSeconds,
+    peakRssBytes,
     changed: (summary.inserted ?? 0) + (summary.updated ?? 0) + (summary.removed ?? 0),
   };
 }

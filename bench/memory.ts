@@ -20,6 +20,8 @@ export interface MemoryFigure {
   processes: number;
   /** By-products of getting there: import rate (from process start) and the id lookup rate at this size. */
   importPeoplePerSecond: number;
+  /** The larger of the two imports' peak RSS (people, companies). */
+  importPeakRssBytes: number;
   idRps: number;
 }
 
@@ -56,6 +58,7 @@ export async function measurePeakRss(
         rss: treeRss(enrich.child.pid),
         processes: processTree(enrich.child.pid).length,
         importPeoplePerSecond: store.people.wallPerSecond,
+        importPeakRssBytes: Math.max(store.people.peakRssBytes, store.companies.peakRssBytes),
         idRps: medianOf(results.get('id') ?? [], (m) => m.rps),
       };
       say(

@@ -106,6 +106,7 @@ function importRow(
     int(floorPerSecond),
     times(floorPerSecond / wallPerSecond),
     seconds(medianOf(runs, (s) => s.wallSeconds)),
+    mib(Math.max(...runs.map((s) => s.peakRssBytes))),
   ];
 }
 
@@ -174,8 +175,9 @@ function importTable(r: BenchResults): string {
     'read + JSON.parse floor/s',
     'wall time ÷ floor',
     'wall time',
+    'peak RSS (largest run)',
   ];
-  return table(header, rows, [1, 2, 3, 4, 5, 6]);
+  return table(header, rows, [1, 2, 3, 4, 5, 6, 7]);
 }
 
 /** The snapshot refresh's wall time as a share of the first import's (issue 20: at most a third). */

@@ -80,6 +80,11 @@ export function renderScaleReport(r: ScaleResults): string {
       ratio(importSeconds),
     ],
     [
+      'importer peak RSS, people / companies (target ≤ 500 MB)',
+      ...both((s) => `${mib(s.people.peakRssBytes)} / ${mib(s.companies.peakRssBytes)}`),
+      ratio((s) => s.people.peakRssBytes),
+    ],
+    [
       'refresh people to the next month, wall time (changed)',
       ...both((s) => `${seconds(s.refresh.wallSeconds)} (${int(s.refresh.changed)})`),
       ratio((s) => s.refresh.wallSeconds),

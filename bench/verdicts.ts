@@ -134,6 +134,7 @@ export function targetTable(r: BenchResults): string {
       verdict(people >= 50_000),
     ],
     ['import wall time ÷ read-and-parse floor', '≤ 3', times(floorShare), verdict(floorShare <= 3)],
+    importerRssRow(r, verdict),
     ...postgresImportRows(r, verdict),
     [
       'anonymous RSS (RssAnon) at 1,000,000 people',
@@ -157,6 +158,32 @@ export function targetTable(r: BenchResults): string {
     ],
   ];
   return table(['figure', 'target', 'measured', ''], rows, [2]);
+}
+
+/** Issue 24's bound on the importer's memory (peak RSS), in bytes. */
+const IMPORTER_PEAK_RSS = 500e6;
+
+/** The largest peak RSS of any `enrich import` the run made (SQLite), with the size it was reached at. */
+function importerRssRow(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[] {
+  const runs = [
+    ...r.imports.flatMap((x) => [x.people, x.companies].map((s) => ({ s, people: x.people.records }))),
+    ...r.memory
+      .filter((m): m is MemoryFigure => !('skipped' in m))
+      .map((m) => ({ s: { peakRssBytes: m.importPeakRssBytes }, people: m.people })),
+  ].filter(({ s }) => Number.isFinite(s.peakRssBytes));
+  const largest = runs.reduce<(typeof runs)[number] | undefined>(
+    (most, run) => (most === undefined || run.s.peakRssBytes > most.s.peakRssBytes ? run : most),
+    undefined,
+  );
+  const sizes = [...new Set(runs.map((run) => run.people))].sort((a, b) => a - b).map(int);
+  return [
+    `importer peak RSS, every \`enrich import\` of the run (stores of ${sizes.join(', ') || '–'} people)`,
+    '≤ 500 MB',
+    largest
+      ? `${(largest.s.peakRssBytes / 1e6).toFixed(0)} MB (${mib(largest.s.peakRssBytes)}, at ${int(largest.people)} people)`
+      : '–',
+    verdict(largest ? largest.s.peakRssBytes <= IMPORTER_PEAK_RSS : undefined),
+  ];
 }
 
 /** Other processes' median use of the cores above which a run's figures say more about them than about Enrich. */

@@ -176,23 +176,26 @@ export const inKeyOrder = (kindCodes: Iterable<number>): number[] =>
  * has taken the entity over).
  */
 export function* buildEntity(
-  env: RootDatabase,
-  dbs: EntityDbs,
+  part: () => { env: RootDatabase; dbs: EntityDbs },
   source: IndexSource,
   entity: Entity,
   kindCodes: readonly number[],
   pace: BuildPace = AT_ONCE,
   owned: () => boolean = () => true,
 ): Generator<void, boolean> {
-  /** Runs `page` (true while more follow) in write transactions, as many pages to each as the pace allows. */
-  function* inTransactions(page: () => boolean): Generator<void, boolean> {
+  /**
+   * Runs `page` (true while more follow) in write transactions, as many pages to each as the pace allows;
+   * the part is looked up afresh for each (its environment may be reopened between them).
+   */
+  function* inTransactions(page: (dbs: EntityDbs) => boolean): Generator<void, boolean> {
     for (let more = true; more; ) {
       let lost = false;
+      const { env, dbs } = part();
       env.transactionSync(() => {
         lost = !owned();
         if (lost) return;
         const until = performance.now() + pace.sliceMs;
-        do more = page();
+        do more = page(dbs);
         while (more && performance.now() < until);
       });
       if (lost) return false;
@@ -201,7 +204,7 @@ export function* buildEntity(
     return true;
   }
   let afterId = '';
-  const built = yield* inTransactions(() => {
+  const built = yield* inTransactions((dbs) => {
     const rows = source.page(entity, afterId, pace.recordPage);
     for (const row of rows) putInOrder(dbs.records, row.id, encodeRow(row));
     afterId = rows.at(-1)?.id ?? afterId;
@@ -210,7 +213,7 @@ export function* buildEntity(
   if (!built) return false;
   for (const kind of kindCodes) {
     let after: string | undefined;
-    const listed = yield* inTransactions(() => {
+    const listed = yield* inTransactions((dbs) => {
       const rows = source.identPage(entity, kind, after, pace.identPage);
       const more = rows.length === pace.identPage;
       for (let start = 0; start < rows.length; ) {

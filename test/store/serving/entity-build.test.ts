@@ -61,11 +61,10 @@ const build = (
   env: RootDatabase,
   dbs: EntityDbs,
   source: IndexSource,
-  pace?: Parameters<typeof buildEntity>[5],
+  pace?: Parameters<typeof buildEntity>[4],
 ) => {
   const steps = buildEntity(
-    env,
-    dbs,
+    () => ({ env, dbs }),
     source,
     'people',
     inKeyOrder(Object.values(IDENTIFIER_KIND_CODES)),

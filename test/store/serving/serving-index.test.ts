@@ -10,6 +10,8 @@ import { buildApp } from '../../../src/app.js';
 import { issueKey } from '../../../src/auth/keys.js';
 import { prepareLine } from '../../../src/ingest/prepare.js';
 import type { RecordToStore } from '../../../src/store/records.js';
+import { AT_ONCE } from '../../../src/store/serving/entity.js';
+import { MAX_LISTED } from '../../../src/store/serving/id-lists.js';
 import { ServingIndex } from '../../../src/store/serving/serving-index.js';
 import { openSqliteStore, servingIndexPath } from '../../../src/store/sqlite/store.js';
 
@@ -166,6 +168,36 @@ describe('the serving index', () => {
     } finally {
       fromIndex.mockRestore();
       await store.close();
+    }
+  });
+
+  it('is built whole across remaps of its file, and serves what SQLite holds', async () => {
+    const path = tempDb();
+    const store = openSqliteStore(path);
+    await store.upsert(
+      'people',
+      Array.from({ length: 600 }, (_, n) => prepared(person(`p${n}`, `p${n}@acme.com.au`))),
+    );
+    await store.close();
+    rmSync(servingIndexPath(path));
+    // Pages of 5: 120 transactions of records and more of lists, the file closed and mapped again every 50.
+    const pace = { ...AT_ONCE };
+    Object.assign(AT_ONCE, { recordPage: 5, identPage: MAX_LISTED + 1 });
+    const remap = vi.spyOn(ServingIndex.prototype as unknown as { remap(): void }, 'remap');
+    try {
+      const reopened = openSqliteStore(path);
+      expect(remap.mock.calls.length).toBeGreaterThanOrEqual(2);
+      expect(reopened.reconcileIndex()).toBe('current');
+      for (const n of [0, 299, 599]) {
+        expect(bodyOf(reopened.findRecords('people', 'work_email', `p${n}@acme.com.au`, 11))).toHaveLength(1);
+        expect(bodyOf(reopened.findRecords('people', 'id', `p${n}`, 11))).toHaveLength(1);
+      }
+      await reopened.upsert('people', [prepared(person('p1', 'moved@acme.com.au'))]);
+      expect(bodyOf(reopened.findRecords('people', 'work_email', 'moved@acme.com.au', 11))).toHaveLength(1);
+      await reopened.close();
+    } finally {
+      Object.assign(AT_ONCE, pace);
+      remap.mockRestore();
     }
   });
 

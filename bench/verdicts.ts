@@ -163,7 +163,10 @@ export function targetTable(r: BenchResults): string {
 /** Issue 24's bound on the importer's memory (peak RSS), in bytes. */
 const IMPORTER_PEAK_RSS = 500e6;
 
-/** The largest peak RSS of any `enrich import` the run made (SQLite), with the size it was reached at. */
+/**
+ * The largest peak RSS of the run's imports into an empty store (SQLite; the import table shows each, the
+ * refreshes too), with the size it was reached at.
+ */
 function importerRssRow(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[] {
   const runs = [
     ...r.imports.flatMap((x) => [x.people, x.companies].map((s) => ({ s, people: x.people.records }))),
@@ -177,7 +180,7 @@ function importerRssRow(r: BenchResults, verdict: (ok: boolean | undefined) => s
   );
   const sizes = [...new Set(runs.map((run) => run.people))].sort((a, b) => a - b).map(int);
   return [
-    `importer peak RSS, every \`enrich import\` of the run (stores of ${sizes.join(', ') || '–'} people)`,
+    `importer peak RSS, each import into an empty store (of ${sizes.join(', ') || '–'} people)`,
     '≤ 500 MB',
     largest
       ? `${(largest.s.peakRssBytes / 1e6).toFixed(0)} MB (${mib(largest.s.peakRssBytes)}, at ${int(largest.people)} people)`

@@ -266,10 +266,7 @@ export class ServingIndex {
    * write another process made meanwhile is read back from SQLite with the rest.
    */
   build(entity: Entity): void {
-    this.env.transactionSync(() => {
-      this.dbs[entity].records.clearSync();
-      this.dbs[entity].idents.clearSync();
-    });
+    this.env.transactionSync(() => this.empty(entity));
     const steps = buildEntity(this.part(entity), this.source, entity, this.kindOrder);
     for (let done = 0; !steps.next().done; ) if (++done % REMAP_EVERY === 0) this.remap();
     this.env.transactionSync(() => this.putInService(entity));
@@ -297,8 +294,7 @@ export class ServingIndex {
     let cleared = false;
     this.env.transactionSync(() => {
       if (!owned()) return;
-      this.dbs[entity].records.clearSync();
-      this.dbs[entity].idents.clearSync();
+      this.empty(entity);
       cleared = true;
     });
     if (!cleared) return false;
@@ -345,18 +341,20 @@ export class ServingIndex {
   }
 
   /**
-   * Under the write lock: marks an entity as being built by this process under a new claim, and empties its
-   * part unless the build will (a build thread empties it, off the event loop).
+   * Under the write lock: marks an entity as being built by this process under a new claim. Its part is
+   * out of service until built; every build empties it first (`empty`).
    */
-  private claim(entity: Entity, { empty = true } = {}): string {
+  private claim(entity: Entity): string {
     const claim = randomUUID();
     this.meta.putSync(`state:${entity}`, { building: thisWriter(), claim } satisfies State);
     this.setReady(entity, false);
-    if (empty) {
-      this.dbs[entity].records.clearSync();
-      this.dbs[entity].idents.clearSync();
-    }
     return claim;
+  }
+
+  /** Under the write lock: removes every record and list of an entity's part, for a build to fill. */
+  private empty(entity: Entity): void {
+    this.dbs[entity].records.clearSync();
+    this.dbs[entity].idents.clearSync();
   }
 
   /**
@@ -387,7 +385,7 @@ export class ServingIndex {
         todo.push(...ENTITIES);
       }
       for (const entity of todo)
-        claims.push({ entity, claim: this.claim(entity, { empty: !opts.inBackground }) });
+        claims.push({ entity, claim: this.claim(entity) });
       this.meta.putSync('layout', LAYOUT);
       this.meta.putSync('store', this.source.storeId());
       if (!busy && todo.length === 0) this.meta.putSync('generation', this.source.generation());

@@ -169,13 +169,15 @@ const IMPORTER_PEAK_RSS = 500e6;
  */
 function importerRssRow(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[] {
   const runs = [
-    ...r.imports.flatMap((x) => [x.people, x.companies].map((s) => ({ s, people: x.people.records }))),
+    ...r.imports.flatMap((x) =>
+      [x.people, x.companies].map((s) => ({ bytes: s.peakRssBytes, people: x.people.records })),
+    ),
     ...r.memory
       .filter((m): m is MemoryFigure => !('skipped' in m))
-      .map((m) => ({ s: { peakRssBytes: m.importPeakRssBytes }, people: m.people })),
-  ].filter(({ s }) => Number.isFinite(s.peakRssBytes));
+      .map((m) => ({ bytes: m.importPeakRssBytes, people: m.people })),
+  ].filter((run) => Number.isFinite(run.bytes));
   const largest = runs.reduce<(typeof runs)[number] | undefined>(
-    (most, run) => (most === undefined || run.s.peakRssBytes > most.s.peakRssBytes ? run : most),
+    (most, run) => (most === undefined || run.bytes > most.bytes ? run : most),
     undefined,
   );
   const sizes = [...new Set(runs.map((run) => run.people))].sort((a, b) => a - b).map(int);
@@ -183,9 +185,9 @@ function importerRssRow(r: BenchResults, verdict: (ok: boolean | undefined) => s
     `importer peak RSS, each import into an empty store (of ${sizes.join(', ') || '–'} people)`,
     '≤ 500 MB',
     largest
-      ? `${(largest.s.peakRssBytes / 1e6).toFixed(0)} MB (${mib(largest.s.peakRssBytes)}, at ${int(largest.people)} people)`
+      ? `${(largest.bytes / 1e6).toFixed(0)} MB (${mib(largest.bytes)}, at ${int(largest.people)} people)`
       : '–',
-    verdict(largest ? largest.s.peakRssBytes <= IMPORTER_PEAK_RSS : undefined),
+    verdict(largest ? largest.bytes <= IMPORTER_PEAK_RSS : undefined),
   ];
 }
 

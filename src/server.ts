@@ -82,13 +82,15 @@ export function pruneChangesInBackground(
   onError: (error: unknown) => void,
   everyMs = PRUNE_CHANGES_EVERY_MS,
 ): () => void {
-  let running: Promise<unknown> | undefined;
+  let running = false;
   const prune = () => {
-    running ??= store
+    if (running) return;
+    running = true;
+    store
       .pruneChanges(new Date(Date.now() - retentionDays * 86_400_000))
       .catch(onError)
       .finally(() => {
-        running = undefined;
+        running = false;
       });
   };
   const first = setTimeout(prune, 0);

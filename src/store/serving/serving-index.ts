@@ -384,8 +384,7 @@ export class ServingIndex {
       if (!busy && todo.length === 0 && !fixed && this.meta.get('generation') !== this.source.generation()) {
         todo.push(...ENTITIES);
       }
-      for (const entity of todo)
-        claims.push({ entity, claim: this.claim(entity) });
+      for (const entity of todo) claims.push({ entity, claim: this.claim(entity) });
       this.meta.putSync('layout', LAYOUT);
       this.meta.putSync('store', this.source.storeId());
       if (!busy && todo.length === 0) this.meta.putSync('generation', this.source.generation());

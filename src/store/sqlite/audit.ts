@@ -1,150 +1,181 @@
-// The audit log on SQLite: one row per lookup, and an index row per record id it disclosed.
+// The audit log on SQLite, in segments (./audit-segment.ts): each fold's entries are one row of `audit_log`,
+// found by time through its last entry's time (its first is at most SEGMENT_SPAN_MS before), by key through
+// `audit_by_key` (a row per key and segment) and by record through `audit_match` (a row per record-id hash
+// and segment).
 import type Database from 'better-sqlite3';
 import type { AuditEntry, AuditFilter, AuditRow } from '../accounting.js';
-import {
-  AUDIT_COLUMNS,
-  auditBounds,
-  auditOrder,
-  auditQueries,
-  PRUNE_AUDIT,
-  type StoredAuditRow,
-  splitList,
-  toAuditEntry,
-  toAuditRow,
-} from '../sql/audit.js';
+import { auditBounds, splitList, toAuditRow } from '../sql/audit.js';
 import { SQLITE } from '../sql/spelling.js';
-import { numbered } from './numbered.js';
-
-/** Entries per INSERT statement when adding many. */
-const ROWS_PER_INSERT = 50;
+import {
+  entryMs,
+  type PackedEntry,
+  type PackedSegment,
+  packSegment,
+  recordHash,
+  SEGMENT_SPAN_MS,
+  type SegmentFilter,
+  segmentRuns,
+  unpackSegment,
+} from './audit-segment.js';
 
 /**
- * The record index (audit_match) is keyed by (bucket, record id, audit id), a bucket being this many
- * consecutive audit ids. Keyed by record id first, every new row would land on a random page of an
- * index that grows without end: past a few million entries each one cost a page write (25–30 µs of the
- * writer's CPU, against 4.5 µs bucketed). Bucketed, new rows fill the last few pages, and a record's
- * history is one index search per bucket — a few milliseconds per million entries.
+ * The record index (audit_match) is keyed by (bucket, record hash, segment), a bucket being this many
+ * consecutive entries (by their segment's first). Keyed by record first, every new row would land on a random
+ * page of an index that grows without end: past a few million entries each one cost a page write. Bucketed,
+ * new rows fill the last few pages, and a record's history is one index search per bucket.
  */
 export const AUDIT_BUCKET_BITS = 14;
-const bucketOf = (auditId: number | bigint) => Number(auditId) >> AUDIT_BUCKET_BITS;
+const bucketOf = (seq: number) => Math.floor(seq / 2 ** AUDIT_BUCKET_BITS);
 
-/**
- * Ids follow the order entries are written in, which is nearly that of their times: an entry is
- * written within a second of its time, retried writes included, and assumed never a day later. So an
- * entry written before one stamped `t` is stamped before `t + LATE_MS`.
- */
-const LATE_MS = 86_400_000;
-const shift = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+/** Segments' times read per query of them, while a query looks for more. */
+const PAGE = 256;
 
-/** The parameters of a query by record id: the key may be null (any key). */
-interface ByRecordParams {
-  key_id: string | null;
-  record_id: string;
-  since: string;
-  limit: number;
-  first: number;
-  last: number;
+/** What a query reads of a segment before its body: enough to order it and to know when to stop. */
+interface SegmentTimes {
+  id: number;
+  last_at: number;
 }
 
-/** The queries of the log in one order: the shared ones, and by record through the bucketed index. */
-function prepareQueries(db: Database.Database, direction: 'ASC' | 'DESC') {
-  const shared = auditQueries(direction);
-  return {
-    all: db.prepare<[Record<number, unknown>], StoredAuditRow>(shared.all),
-    byKey: db.prepare<[Record<number, unknown>], StoredAuditRow>(shared.byKey),
-    // One search of the index per bucket, from the first that can hold an entry at or after @since.
-    byRecord: db.prepare<[ByRecordParams], StoredAuditRow>(
-      `WITH RECURSIVE buckets(n) AS (SELECT @first UNION ALL SELECT n + 1 FROM buckets WHERE n < @last)
-       SELECT ${AUDIT_COLUMNS} FROM buckets
-         JOIN audit_match m ON m.bucket = buckets.n AND m.record_id = @record_id
-         JOIN audit_log a ON a.id = m.audit_id
-       WHERE (@key_id IS NULL OR a.key_id = @key_id) AND a.at >= @since ${auditOrder(direction)} LIMIT @limit`,
-    ),
-  };
+/** An entry with its place in the log: time, then segment, then place in it, orders the log. */
+interface Placed extends PackedEntry {
+  segment: number;
 }
 
+const oldestFirst = (a: Placed, b: Placed) => a.atMs - b.atMs || a.segment - b.segment || a.index - b.index;
+const newestFirst = (a: Placed, b: Placed) => oldestFirst(b, a);
+
+const toEntry = (e: Placed): AuditEntry => ({
+  at: new Date(e.atMs).toISOString(),
+  key_id: e.key_id,
+  operation: e.operation as AuditEntry['operation'],
+  params: splitList(e.params),
+  matched: splitList(e.matched),
+  status: e.status,
+});
+
+/** The SQL of the log (migration 22 makes its tables). */
 function prepare(db: Database.Database) {
+  const times = 'id, last_at';
   return {
-    oldestFirst: prepareQueries(db, 'ASC'),
-    newestFirst: prepareQueries(db, 'DESC'),
-    insert: db.prepare<[string, string, string, string, string, number]>(
-      'INSERT INTO audit_log (at, key_id, operation, params, matched, status) VALUES (?, ?, ?, ?, ?, ?)',
+    insert: db.prepare<[number, number, number, number, Buffer]>(
+      'INSERT INTO audit_log (first_seq, first_at, last_at, entries, body) VALUES (?, ?, ?, ?, ?)',
     ),
-    insertMatch: db.prepare<[number, string, number | bigint]>(
-      'INSERT OR IGNORE INTO audit_match (bucket, record_id, audit_id) VALUES (?, ?, ?)',
+    update: db.prepare<[number, number, number, Buffer, number]>(
+      'UPDATE audit_log SET first_at = ?, last_at = ?, entries = ?, body = ? WHERE id = ?',
     ),
-    // The last entry, in time, before a moment: no entry with a smaller id is at or after it + LATE_MS.
-    lastBefore: db
-      .prepare<[string], number>('SELECT id FROM audit_log WHERE at < ? ORDER BY at DESC LIMIT 1')
+    remove: db.prepare<[number]>('DELETE FROM audit_log WHERE id = ?'),
+    // The last segment's end (ids and sequence numbers grow together): one page read.
+    nextSeq: db
+      .prepare<[], number>('SELECT first_seq + entries FROM audit_log ORDER BY id DESC LIMIT 1')
       .pluck(),
-    firstId: db.prepare<[], number | null>('SELECT min(id) FROM audit_log').pluck(),
-    lastId: db.prepare<[], number | null>('SELECT max(id) FROM audit_log').pluck(),
+    body: db.prepare<[number], Buffer>('SELECT body FROM audit_log WHERE id = ?').pluck(),
+    addKey: db.prepare<[string, number, number]>(
+      'INSERT OR IGNORE INTO audit_by_key (key_id, last_at, segment) VALUES (?, ?, ?)',
+    ),
+    keys: db.prepare<[], string>('SELECT DISTINCT key_id FROM audit_by_key').pluck(),
+    pruneKey: db.prepare<[string, number]>('DELETE FROM audit_by_key WHERE key_id = ? AND last_at < ?'),
+    addMatch: db.prepare<[number, number, number]>(
+      'INSERT OR IGNORE INTO audit_match (bucket, record_hash, segment) VALUES (?, ?, ?)',
+    ),
+    // Every segment from `since` in order of its last entry's time, a page at a time after the last one read.
+    allAsc: db.prepare<[number, number, number], SegmentTimes>(
+      `SELECT ${times} FROM audit_log WHERE last_at >= ? AND (last_at, id) > (?, ?)
+       ORDER BY last_at, id LIMIT ${PAGE}`,
+    ),
+    allDesc: db.prepare<[number, number, number], SegmentTimes>(
+      `SELECT ${times} FROM audit_log WHERE last_at >= ? AND (last_at, id) < (?, ?)
+       ORDER BY last_at DESC, id DESC LIMIT ${PAGE}`,
+    ),
+    keyAsc: db.prepare<[string, number, number, number], SegmentTimes>(
+      `SELECT segment AS id, last_at FROM audit_by_key
+       WHERE key_id = ? AND last_at >= ? AND (last_at, segment) > (?, ?)
+       ORDER BY last_at, segment LIMIT ${PAGE}`,
+    ),
+    keyDesc: db.prepare<[string, number, number, number], SegmentTimes>(
+      `SELECT segment AS id, last_at FROM audit_by_key
+       WHERE key_id = ? AND last_at >= ? AND (last_at, segment) < (?, ?)
+       ORDER BY last_at DESC, segment DESC LIMIT ${PAGE}`,
+    ),
+    // The segments that may hold a record: one search of the index per bucket from @first to @last.
+    byRecord: db.prepare<[{ first: number; last: number; hash: number; since: number }], SegmentTimes>(
+      `WITH RECURSIVE buckets(n) AS (SELECT @first UNION ALL SELECT n + 1 FROM buckets WHERE n < @last)
+       SELECT s.id, s.last_at FROM buckets
+         JOIN audit_match m ON m.bucket = buckets.n AND m.record_hash = @hash
+         JOIN audit_log s ON s.id = m.segment
+       WHERE s.last_at >= @since`,
+    ),
+    firstSeqSince: db
+      .prepare<[number], number | null>('SELECT min(first_seq) FROM audit_log WHERE last_at >= ?')
+      .pluck(),
+    lastSeq: db.prepare<[], number | null>('SELECT max(first_seq) FROM audit_log').pluck(),
+    firstSeq: db.prepare<[], number | null>('SELECT min(first_seq) FROM audit_log').pluck(),
+    old: db.prepare<[number], { id: number; entries: number }>(
+      'SELECT id, entries FROM audit_log WHERE last_at < ?',
+    ),
+    straddling: db.prepare<[number, number, number], { id: number; body: Buffer }>(
+      'SELECT id, body FROM audit_log WHERE last_at >= ? AND last_at < ? AND first_at < ?',
+    ),
     pruneBuckets: db.prepare<[number]>('DELETE FROM audit_match WHERE bucket < ?'),
-    prune: db.prepare<[Record<number, unknown>]>(PRUNE_AUDIT),
   };
 }
+
+type Statements = ReturnType<typeof prepare>;
 
 /** The audit statements of one connection, each prepared once. */
 export class SqliteAudit {
-  private readonly statements: ReturnType<typeof prepare>;
+  private readonly statements: Statements;
   private readonly addBatch: (rows: AuditRow[]) => void;
-  private readonly pruneBatch: (before: string) => number;
+  private readonly pruneBatch: (before: number) => number;
 
   constructor(db: Database.Database) {
-    const statements = prepare(db);
-    this.statements = statements;
-    // Rows go in ROWS_PER_INSERT at a time: one statement per row spent more on binding and stepping
-    // than on the rows themselves. A statement's rows take consecutive ids, ending at lastInsertRowid.
-    const insertMany = db.prepare(
-      `INSERT INTO audit_log (at, key_id, operation, params, matched, status) VALUES ${Array(ROWS_PER_INSERT).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`,
-    );
-    const matchMany = db.prepare(
-      `INSERT OR IGNORE INTO audit_match (bucket, record_id, audit_id) VALUES ${Array(ROWS_PER_INSERT).fill('(?, ?, ?)').join(', ')}`,
-    );
+    const s = prepare(db);
+    this.statements = s;
+    /** A packed segment's row and its index rows. */
+    const write = (packed: PackedSegment, seq: number) => {
+      const id = Number(
+        s.insert.run(seq, packed.firstAt, packed.lastAt, packed.entries, packed.body).lastInsertRowid,
+      );
+      this.indexSegment(id, seq, packed);
+    };
     this.addBatch = db.transaction((rows: AuditRow[]) => {
-      const matches: Array<string | number> = [];
-      const addMatches = (row: AuditRow, auditId: number) => {
-        if (row.matched === '') return;
-        for (const id of splitList(row.matched)) matches.push(bucketOf(auditId), id, auditId);
-      };
-      let i = 0;
-      for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
-        const values: Array<string | number> = [];
-        for (let j = i; j < i + ROWS_PER_INSERT; j++) {
-          const r = rows[j]!;
-          values.push(r.at, r.key_id, r.operation, r.params, r.matched, r.status);
-        }
-        const last = Number(insertMany.run(values).lastInsertRowid);
-        for (let j = i; j < i + ROWS_PER_INSERT; j++)
-          addMatches(rows[j]!, last - (i + ROWS_PER_INSERT - 1 - j));
+      const atMs = rows.map((row) => entryMs(row.at));
+      let seq = s.nextSeq.get() ?? 0;
+      for (const [start, end] of segmentRuns(atMs)) {
+        write(packSegment(rows.slice(start, end), atMs.slice(start, end)), seq);
+        seq += end - start;
       }
-      for (; i < rows.length; i++) {
-        const r = rows[i]!;
-        const { lastInsertRowid } = statements.insert.run(
-          r.at,
-          r.key_id,
-          r.operation,
-          r.params,
-          r.matched,
-          r.status,
+    });
+    this.pruneBatch = db.transaction((before: number) => {
+      let pruned = 0;
+      for (const { id, entries } of s.old.all(before)) {
+        s.remove.run(id);
+        pruned += entries;
+      }
+      for (const key of s.keys.all()) s.pruneKey.run(key, before);
+      // A segment with entries on both sides of `before` keeps the newer ones, under its id and last time.
+      // Its index rows of keys and records only the older ones had stay until their time or bucket goes: a
+      // query checks each entry it reads.
+      for (const { id, body } of s.straddling.all(before, before + SEGMENT_SPAN_MS, before)) {
+        const entries = unpackSegment(body);
+        const kept = entries.filter((e) => e.atMs >= before);
+        pruned += entries.length - kept.length;
+        const packed = packSegment(
+          kept,
+          kept.map((e) => e.atMs),
         );
-        addMatches(r, Number(lastInsertRowid));
+        s.update.run(packed.firstAt, packed.lastAt, packed.entries, packed.body, id);
       }
-      const width = 3 * ROWS_PER_INSERT;
-      let m = 0;
-      for (; m + width <= matches.length; m += width) matchMany.run(matches.slice(m, m + width));
-      for (; m < matches.length; m += 3) {
-        statements.insertMatch.run(matches[m] as number, matches[m + 1] as string, matches[m + 2] as number);
-      }
+      const first = s.firstSeq.get();
+      s.pruneBuckets.run(first === null || first === undefined ? Number.MAX_SAFE_INTEGER : bucketOf(first));
+      return pruned;
     });
-    this.pruneBatch = db.transaction((before: string) => {
-      // Every entry below `bound` is older than `before`, so whole buckets below its bucket go at once.
-      // Index rows of older entries among newer ones go with their bucket at a later prune; the log
-      // never shows them, as their entries are gone.
-      const bound = statements.lastBefore.get(shift(before, -LATE_MS));
-      if (bound !== undefined) statements.pruneBuckets.run(bucketOf(bound));
-      return statements.prune.run(numbered(before)).changes;
-    });
+  }
+
+  private indexSegment(id: number, seq: number, packed: PackedSegment): void {
+    const s = this.statements;
+    for (const key of packed.keys) s.addKey.run(key, packed.lastAt, id);
+    const bucket = bucketOf(seq);
+    for (const hash of packed.recordHashes) s.addMatch.run(bucket, hash, id);
   }
 
   add(entries: AuditEntry[]): void {
@@ -157,39 +188,85 @@ export class SqliteAudit {
   }
 
   query(filter: AuditFilter): AuditEntry[] {
-    const { since, limit } = auditBounds(SQLITE, filter);
-    const queries = filter.newestFirst ? this.statements.newestFirst : this.statements.oldestFirst;
-    if (filter.recordId !== undefined) {
-      const first = this.firstCandidate(since);
-      const last = this.statements.lastId.get();
-      if (first === undefined || last === null || last === undefined) return [];
-      return queries.byRecord
-        .all({
-          key_id: filter.keyId ?? null,
-          record_id: filter.recordId,
-          since,
-          limit,
-          first: bucketOf(first),
-          last: bucketOf(last),
-        })
-        .map(toAuditEntry);
-    }
-    const rows =
-      filter.keyId === undefined
-        ? queries.all.all(numbered(since, limit))
-        : queries.byKey.all(numbered(filter.keyId, since, limit));
-    return rows.map(toAuditEntry);
+    const bounds = auditBounds(SQLITE, filter);
+    const since = bounds.since === '' ? Number.NEGATIVE_INFINITY : entryMs(bounds.since);
+    const newest = filter.newestFirst === true;
+    const { recordId, keyId } = filter;
+    const segments =
+      recordId !== undefined
+        ? this.recordSegments(recordId, since, newest)
+        : this.timeSegments(keyId, since, newest);
+    return this.collect(segments, newest, bounds.limit, { since, keyId, recordId }).map(toEntry);
   }
 
-  /** The smallest id an entry at or after `since` ('' for all) can have, or undefined for an empty log. */
-  private firstCandidate(since: string): number | undefined {
-    const first = this.statements.firstId.get();
-    if (first === null || first === undefined) return undefined;
-    if (since === '') return first;
-    return this.statements.lastBefore.get(shift(since, -LATE_MS)) ?? first;
+  /**
+   * The entries of `segments` (in order of their last entry's time, newest first or last) that pass `filter`,
+   * in the log's order, at most `limit`: reading stops at a segment that cannot hold one that orders before
+   * the last of `limit` already found (oldest first: one whose entries are all later, as a segment spans
+   * SEGMENT_SPAN_MS at most).
+   */
+  private collect(
+    segments: Iterable<SegmentTimes>,
+    newest: boolean,
+    limit: number,
+    filter: SegmentFilter,
+  ): Placed[] {
+    const order = newest ? newestFirst : oldestFirst;
+    let found: Placed[] = [];
+    for (const segment of segments) {
+      if (found.length >= limit) {
+        found.sort(order);
+        found.length = limit;
+        const last = found[limit - 1]!.atMs;
+        if (newest ? last > segment.last_at : last < segment.last_at - SEGMENT_SPAN_MS) break;
+      }
+      const body = this.statements.body.get(segment.id);
+      if (body === undefined) continue;
+      for (const entry of unpackSegment(body, filter)) found.push({ ...entry, segment: segment.id });
+    }
+    found.sort(order);
+    if (found.length > limit) found = found.slice(0, limit);
+    return found;
+  }
+
+  /** Segments from `since` in time order, all or those holding a key's entries, read a page at a time. */
+  private *timeSegments(keyId: string | undefined, since: number, newest: boolean): Generator<SegmentTimes> {
+    const s = this.statements;
+    const low = Number.isFinite(since) ? since : -Number.MAX_VALUE;
+    let after: [number, number] = newest
+      ? [Number.MAX_VALUE, Number.MAX_SAFE_INTEGER]
+      : [-Number.MAX_VALUE, 0];
+    for (;;) {
+      const page =
+        keyId === undefined
+          ? (newest ? s.allDesc : s.allAsc).all(low, ...after)
+          : (newest ? s.keyDesc : s.keyAsc).all(keyId, low, ...after);
+      yield* page;
+      if (page.length < PAGE) return;
+      const last = page[page.length - 1]!;
+      after = [last.last_at, last.id];
+    }
+  }
+
+  /** The segments whose index rows name a record's hash, from `since`, in time order. */
+  private recordSegments(recordId: string, since: number, newest: boolean): SegmentTimes[] {
+    const s = this.statements;
+    const low = Number.isFinite(since) ? since : -Number.MAX_VALUE;
+    const first = s.firstSeqSince.get(low);
+    const last = s.lastSeq.get();
+    if (first === null || first === undefined || last === null || last === undefined) return [];
+    const segments = s.byRecord.all({
+      first: bucketOf(first),
+      last: bucketOf(last),
+      hash: recordHash(recordId),
+      since: low,
+    });
+    return newest
+      ? segments.sort((a, b) => b.last_at - a.last_at || b.id - a.id)
+      : segments.sort((a, b) => a.last_at - b.last_at || a.id - b.id);
   }
 
   prune(before: Date): number {
-    return this.pruneBatch(before.toISOString());
+    return this.pruneBatch(before.getTime());
   }
 }

@@ -8,6 +8,7 @@ import { minutesTable } from '../sql/minutes.js';
 import { SESSIONS_TABLE } from '../sql/sessions.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
 import { AUDIT_BUCKET_BITS } from './audit.js';
+import { packSegment, recordHash, SEGMENT_ENTRIES, SEGMENT_SPAN_MS } from './audit-segment.js';
 import { POSITIONS_MIGRATION, SEARCH_MIGRATION } from './search-schema.js';
 import { WEBHOOK_CLAIMER_MIGRATION, WEBHOOKS_MIGRATION } from './webhooks.js';
 
@@ -79,6 +80,10 @@ const hashedEmails = () => {
 
 /** migrate() lends this one too: a stored person body's name-at-company identifiers, as `idents` lists them. */
 const NAMES_AT_COMPANY = 'enrich_names_at_company';
+/** An audit entry's ISO time in milliseconds, a record id's hash, and a run of entries packed (migration 22). */
+const AUDIT_MS = 'enrich_audit_ms';
+const RECORD_HASH = 'enrich_audit_record_hash';
+const AUDIT_PACK = 'enrich_audit_pack';
 
 /**
  * 11: every stored person is indexed by their last name at their current company (kinds 8–11), as
@@ -228,7 +233,7 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (bucket, record_id, audit_id)
    ) WITHOUT ROWID;
    INSERT INTO audit_match_by_bucket (bucket, record_id, audit_id)
-     SELECT audit_id >> ${AUDIT_BUCKET_BITS}, record_id, audit_id FROM audit_match;
+     SELECT audit_id >> 14, record_id, audit_id FROM audit_match;
    DROP TABLE audit_match;
    ALTER TABLE audit_match_by_bucket RENAME TO audit_match;`,
   // 5: the serving index (store/serving) follows the records: every transaction that writes records
@@ -336,6 +341,54 @@ export const MIGRATIONS: readonly string[] = [
   SESSIONS_TABLE,
   // 21: who holds each webhook delivery's lease (./webhooks.ts).
   WEBHOOK_CLAIMER_MIGRATION,
+  // 22: the audit log in segments (./audit.ts): a row per fold's entries instead of one per entry, about an
+  // eighth of the bytes. The entries there were go in runs of consecutive ids within one clock hour.
+  `DROP INDEX audit_log_key;
+   DROP INDEX audit_log_at;
+   ALTER TABLE audit_log RENAME TO audit_log_rows;
+   ALTER TABLE audit_match RENAME TO audit_match_rows;
+   CREATE TABLE audit_log (
+     id INTEGER PRIMARY KEY,
+     first_seq INTEGER NOT NULL,
+     first_at INTEGER NOT NULL,
+     last_at INTEGER NOT NULL,
+     entries INTEGER NOT NULL,
+     body BLOB NOT NULL
+   );
+   CREATE INDEX audit_log_at ON audit_log (last_at, id);
+   CREATE TABLE audit_by_key (
+     key_id TEXT NOT NULL,
+     last_at INTEGER NOT NULL,
+     segment INTEGER NOT NULL,
+     PRIMARY KEY (key_id, last_at, segment)
+   ) WITHOUT ROWID;
+   CREATE TABLE audit_match (
+     bucket INTEGER NOT NULL,
+     record_hash INTEGER NOT NULL,
+     segment INTEGER NOT NULL,
+     PRIMARY KEY (bucket, record_hash, segment)
+   ) WITHOUT ROWID;
+   CREATE TABLE audit_rows_segment (
+     id INTEGER PRIMARY KEY,
+     segment INTEGER NOT NULL
+   );
+   INSERT INTO audit_rows_segment (id, segment)
+     SELECT id, dense_rank() OVER (ORDER BY (id - 1) / ${SEGMENT_ENTRIES}, CAST(${AUDIT_MS}(at) / ${SEGMENT_SPAN_MS} AS INTEGER))
+     FROM audit_log_rows;
+   INSERT INTO audit_log (id, first_seq, first_at, last_at, entries, body)
+     SELECT g.segment, min(a.id) - 1, CAST(min(${AUDIT_MS}(a.at)) AS INTEGER),
+            CAST(max(${AUDIT_MS}(a.at)) AS INTEGER), count(*),
+            ${AUDIT_PACK}(a.at, a.key_id, a.operation, a.params, a.matched, a.status ORDER BY a.id)
+     FROM audit_log_rows a JOIN audit_rows_segment g ON g.id = a.id GROUP BY g.segment;
+   INSERT OR IGNORE INTO audit_by_key (key_id, last_at, segment)
+     SELECT a.key_id, s.last_at, s.id
+     FROM audit_log_rows a JOIN audit_rows_segment g ON g.id = a.id JOIN audit_log s ON s.id = g.segment;
+   INSERT OR IGNORE INTO audit_match (bucket, record_hash, segment)
+     SELECT s.first_seq >> ${AUDIT_BUCKET_BITS}, ${RECORD_HASH}(m.record_id), s.id
+     FROM audit_match_rows m JOIN audit_rows_segment g ON g.id = m.audit_id JOIN audit_log s ON s.id = g.segment;
+   DROP TABLE audit_rows_segment;
+   DROP TABLE audit_log_rows;
+   DROP TABLE audit_match_rows;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -355,8 +408,36 @@ export function applyPragmas(db: Database.Database, readonly: boolean): void {
   db.pragma('synchronous = NORMAL');
 }
 
+/** An entry's time as SQLite kept it as text, in milliseconds; one that is not a time, as the epoch's. */
+const legacyMs = (at: unknown) => {
+  const ms = Date.parse(String(at));
+  return Number.isFinite(ms) ? ms : 0;
+};
+
 /** The SQL functions migrations call (SQLite has no SHA-256 of its own). */
 export function registerMigrationFunctions(db: Database.Database): void {
+  db.function(AUDIT_MS, { deterministic: true }, (at) => legacyMs(at));
+  db.function(RECORD_HASH, { deterministic: true }, (id) => recordHash(String(id)));
+  db.aggregate(AUDIT_PACK, {
+    start: () => [] as unknown[][],
+    varargs: true,
+    step: (rows: unknown[][], ...row: unknown[]) => {
+      rows.push(row);
+    },
+    result: (rows: unknown[][]) => {
+      const entries = rows.map(([, key_id, operation, params, matched, status]) => ({
+        key_id: String(key_id),
+        operation: String(operation),
+        params: String(params),
+        matched: String(matched),
+        status: Number(status),
+      }));
+      return packSegment(
+        entries,
+        rows.map(([at]) => legacyMs(at)),
+      ).body;
+    },
+  });
   db.function(SHA256, { deterministic: true }, (value) => emailSha256(String(value)));
   db.function(NAMES_AT_COMPANY, { deterministic: true }, (body) => {
     const added = namesAtCompany(JSON.parse(String(body)) as Person);

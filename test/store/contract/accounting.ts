@@ -1,4 +1,5 @@
 // The accounting role's contract on every backend: quota counts, usage, the audit log, and folding the journal.
+import fc from 'fast-check';
 import { beforeEach, expect, it, vi } from 'vitest';
 import {
   type AccountingStore,
@@ -202,6 +203,81 @@ export function accountingContract(open: () => AccountingStore) {
     expect(await store.audit({ recordId: 'fp24999' })).toEqual([]);
     expect(times(await store.audit({ recordId: 'fp25000' }))).toEqual([at(25_000)]);
     expect((await store.audit({ since: at(0) })).length).toBe(15_000);
+  });
+
+  it('answers every query as a sorted, filtered list of all entries would, after any batches and prunes', async () => {
+    // Times ten minutes apart over ten hours (more than a SQLite segment spans), out of order within and across
+    // batches, many the same; a few keys, records and statuses.
+    const base = Date.UTC(2025, 0, 1);
+    const anEntry = fc
+      .record({
+        minutes: fc.integer({ min: 0, max: 60 }).map((m) => m * 10),
+        key: fc.constantFrom('k1', 'k2', 'k3'),
+        matched: fc.uniqueArray(fc.constantFrom('fp1', 'fp2', 'fp3', 'fp10', 'fp11'), { maxLength: 3 }),
+        status: fc.constantFrom(200, 304, 404, 409),
+        operation: fc.constantFrom('people', 'company'),
+      })
+      .map(
+        ({ minutes, key, matched, status, operation }): AuditEntry => ({
+          at: new Date(base + minutes * 60_000).toISOString(),
+          key_id: key,
+          operation: operation as AuditEntry['operation'],
+          params: operation === 'people' ? ['ln_url'] : ['website', 'abn'],
+          matched,
+          status,
+        }),
+      );
+    const aQuery = fc.record(
+      {
+        keyId: fc.constantFrom('k1', 'k2', 'k4'),
+        recordId: fc.constantFrom('fp1', 'fp10', 'fp9'),
+        since: fc.integer({ min: 0, max: 600 }).map((m) => new Date(base + m * 60_000).toISOString()),
+        limit: fc.integer({ min: 1, max: 40 }),
+        newestFirst: fc.boolean(),
+      },
+      { requiredKeys: [] },
+    );
+    const step = fc.oneof(
+      { weight: 4, arbitrary: fc.array(anEntry, { minLength: 1, maxLength: 30 }).map((add) => ({ add })) },
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: 600 }).map((prune) => ({ prune })) },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 25 }),
+        fc.array(aQuery, { maxLength: 8 }),
+        async (steps, queries) => {
+          await store.pruneAudit(new Date('9999-01-01T00:00:00.000Z'));
+          let model: AuditEntry[] = [];
+          for (const s of steps) {
+            if ('add' in s) {
+              await store.addAudit(s.add);
+              model.push(...s.add);
+            } else {
+              const before = new Date(base + s.prune * 60_000);
+              const kept = model.filter((e) => Date.parse(e.at) >= before.getTime());
+              expect(await store.pruneAudit(before)).toBe(model.length - kept.length);
+              model = kept;
+            }
+          }
+          // Time order, then the order written (a stable sort keeps it).
+          const ordered = [...model].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+          for (const q of [{}, ...queries]) {
+            const matching = ordered.filter(
+              (e) =>
+                (q.keyId === undefined || e.key_id === q.keyId) &&
+                (q.recordId === undefined || e.matched.includes(q.recordId)) &&
+                (q.since === undefined || e.at >= q.since),
+            );
+            const expected = (q.newestFirst ? matching.reverse() : matching).slice(
+              0,
+              q.limit ?? matching.length,
+            );
+            expect(await store.audit(q), JSON.stringify(q)).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 50 },
+    );
   });
 
   it('folds a run of the accounting journal once, whatever offset a late folder believes in', async () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareLine } from '../../../src/ingest/prepare.js';
+import type { AuditEntry, AuditFilter } from '../../../src/store/accounting.js';
 import type { RecordToStore } from '../../../src/store/records.js';
 import { IDENTIFIER_KIND_CODES } from '../../../src/store/sql/tables.js';
 import { restoreStore } from '../../../src/store/sqlite/backup.js';
@@ -29,6 +30,14 @@ const tempPath = (...parts: string[]) => {
  */
 const UNDO_CLAIMER = `DROP INDEX webhook_deliveries_pending; DROP INDEX webhook_deliveries_leased;
   ALTER TABLE webhook_deliveries DROP COLUMN claimer`;
+/** Migration 22 undone: the audit log's tables as version 21 made them (empty). */
+const UNDO_AUDIT_SEGMENTS = `DROP TABLE audit_log; DROP TABLE audit_by_key; DROP TABLE audit_match;
+  CREATE TABLE audit_log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, key_id TEXT NOT NULL,
+    operation TEXT NOT NULL, params TEXT NOT NULL, matched TEXT NOT NULL, status INTEGER NOT NULL);
+  CREATE INDEX audit_log_key ON audit_log (key_id, at);
+  CREATE INDEX audit_log_at ON audit_log (at);
+  CREATE TABLE audit_match (bucket INTEGER NOT NULL, record_id TEXT NOT NULL, audit_id INTEGER NOT NULL,
+    PRIMARY KEY (bucket, record_id, audit_id)) WITHOUT ROWID;`;
 
 /** A database migrated by hand to `version`, as a service of that version left it. */
 function databaseAt(path: string, version: number): Database.Database {
@@ -207,6 +216,7 @@ describe('sqlite migrations', () => {
     for (const name of virtual.pluck().all()) db.exec(`DROP TABLE ${name}`);
     db.exec('DROP TABLE people_search; DROP TABLE companies_search; DROP TABLE people_positions;');
     db.exec(UNDO_CLAIMER);
+    db.exec(UNDO_AUDIT_SEGMENTS);
     db.pragma('user_version = 8');
     db.close();
 
@@ -255,6 +265,7 @@ describe('sqlite migrations', () => {
     await before.close();
     const db = new Database(path);
     db.exec(UNDO_CLAIMER);
+    db.exec(UNDO_AUDIT_SEGMENTS);
     db.pragma('user_version = 10');
     db.close();
 
@@ -299,6 +310,76 @@ describe('sqlite migrations', () => {
     expect(await times('fp1')).toEqual(['2025-01-01T00:00:00.000Z', '2025-01-02T00:00:00.000Z']);
     expect(await times('fp2')).toEqual(['2025-01-02T00:00:00.000Z']);
     await store.close();
+  });
+
+  it('packs the audit entries of a version 21 database into segments, every query answering as before', async () => {
+    const path = tempPath('enrich.db');
+    const db = databaseAt(path, 21);
+    // 6,000 entries as version 21 wrote them: ids from 1,001 (older ones pruned), about six seconds apart over
+    // ten hours, a few out of order and some at the same time; several keys; one or two records each.
+    const base = Date.UTC(2026, 5, 1);
+    const entries: AuditEntry[] = Array.from({ length: 6_000 }, (_, i) => ({
+      at: new Date(
+        base + i * 6_000 + (i % 97 === 0 ? -3_600_000 : 0) - (i % 5 === 1 ? 6_000 : 0),
+      ).toISOString(),
+      key_id: `key_${i % 3}`,
+      operation: i % 4 === 0 ? 'company' : 'people',
+      params: i % 4 === 0 ? ['website'] : ['ln_url', 'work_email'],
+      matched: i % 10 === 9 ? [] : i % 7 === 0 ? [`fp${i % 50}`, `fp${(i + 1) % 50}`] : [`fp${i % 50}`],
+      status: i % 10 === 9 ? 404 : i % 7 === 0 ? 409 : 200,
+    }));
+    const insert = db.prepare(
+      'INSERT INTO audit_log (id, at, key_id, operation, params, matched, status) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const match = db.prepare('INSERT INTO audit_match (bucket, record_id, audit_id) VALUES (?, ?, ?)');
+    db.transaction(() => {
+      entries.forEach((e, i) => {
+        const id = 1_001 + i;
+        insert.run(id, e.at, e.key_id, e.operation, e.params.join(','), e.matched.join(','), e.status);
+        for (const record of e.matched) match.run(id >> 14, record, id);
+      });
+    })();
+    db.close();
+
+    const store = openSqliteStore(path, { servingIndex: false });
+    const later: AuditEntry = {
+      ...entries[0]!,
+      at: new Date(base + 86_400_000).toISOString(),
+      matched: ['fp7'],
+    };
+    await store.addAudit([later]);
+    const all = [...entries, later];
+    const ordered = [...all].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+    const queries: AuditFilter[] = [
+      {},
+      { newestFirst: true, limit: 100 },
+      { keyId: 'key_1', limit: 250 },
+      { keyId: 'key_2', newestFirst: true, since: new Date(base + 3_600_000 * 5).toISOString() },
+      { recordId: 'fp7' },
+      { recordId: 'fp7', newestFirst: true, limit: 3 },
+      { recordId: 'fp49', keyId: 'key_0', since: new Date(base + 3_600_000 * 2).toISOString() },
+      { since: new Date(base + 3_600_000 * 9.5).toISOString(), limit: 40 },
+    ];
+    for (const q of queries) {
+      const matching = ordered.filter(
+        (e) =>
+          (q.keyId === undefined || e.key_id === q.keyId) &&
+          (q.recordId === undefined || e.matched.includes(q.recordId)) &&
+          (q.since === undefined || e.at >= q.since),
+      );
+      const expected = (q.newestFirst ? matching.reverse() : matching).slice(0, q.limit ?? matching.length);
+      expect(await store.audit(q), JSON.stringify(q)).toEqual(expected);
+    }
+    const cut = new Date(base + 3_600_000 * 4);
+    expect(await store.pruneAudit(cut)).toBe(all.filter((e) => Date.parse(e.at) < cut.getTime()).length);
+    expect(await store.audit({ recordId: 'fp7' })).toEqual(
+      ordered.filter((e) => e.matched.includes('fp7') && Date.parse(e.at) >= cut.getTime()),
+    );
+    await store.close();
+    const after = new Database(path, { readonly: true });
+    const tables = after.prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'audit%' ORDER BY name");
+    expect(tables.pluck().all()).toEqual(['audit_by_key', 'audit_log', 'audit_log_at', 'audit_match']);
+    after.close();
   });
 
   it('moves the keys of a version 12 database to api_keys, every setting and hash with them', async () => {

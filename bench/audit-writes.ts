@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { AuditEntry } from '../src/store/accounting.js';
 import { openStore } from '../src/store/open.js';
+import { sqliteAuditStorage } from './audit-storage.js';
 
 const args = process.argv.slice(2);
 const batchAt = args.indexOf('--batch');
@@ -98,30 +98,13 @@ process.stdout.write(
 );
 rmSync(dir, { recursive: true, force: true });
 
-/** The pages of every audit table and index (dbstat), the WAL checkpointed first. */
+/** The pages of every audit table and index, each shown per entry. */
 function sqliteBytes(file: string): number {
-  const db = new Database(file);
-  try {
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    const tables = db
-      .prepare<[], { name: string; bytes: number }>(
-        `SELECT name, sum(pgsize) AS bytes FROM dbstat
-         WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name LIKE 'audit%') GROUP BY name`,
-      )
-      .all();
-    for (const { name, bytes } of tables) {
-      process.stdout.write(`  ${name}: ${(bytes / total).toFixed(1)} bytes per entry\n`);
-    }
-    return db
-      .prepare<[], number>(
-        `SELECT coalesce(sum(pgsize), 0) FROM dbstat
-         WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name LIKE 'audit%')`,
-      )
-      .pluck()
-      .get()!;
-  } finally {
-    db.close();
+  const storage = sqliteAuditStorage(file);
+  for (const [name, bytes] of storage.byName) {
+    process.stdout.write(`  ${name}: ${(bytes / total).toFixed(1)} bytes per entry\n`);
   }
+  return storage.bytes;
 }
 
 async function postgresBytes(url: string): Promise<number> {

@@ -1,4 +1,6 @@
 // One `npm run bench` run's results, and the ratios every part of the report quotes.
+
+import type { AuditStorage } from './audit-storage.js';
 import { type LookupKind, PERSON_LOOKUPS } from './dataset.js';
 import type { DuringRun } from './during.js';
 import type { FeedRun } from './feed.js';
@@ -37,6 +39,8 @@ export interface BenchResults {
   match: MatchRun[];
   /** The main server's VmHWM after every lookup run, at options.people. */
   mainPeakRssBytes: number;
+  /** The main store's audit log once every lookup run is folded into it (SQLite). */
+  audit?: AuditStorage;
   bodyBytes: { person: number; company: number };
   jsonServer: JsonServerRun[];
   memory: Array<MemoryFigure | { people: number; skipped: string }>;

@@ -2,6 +2,7 @@
 // `enrich match` of a list, json-server, measure memory, report.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { sqliteAuditStorage } from './audit-storage.js';
 import { obtainDataset } from './data-files.js';
 import { type LookupKind, type Sample, sampleLookups } from './dataset.js';
 import { type DuringFiles, type DuringRun, evolveManyChanges, measureDuring } from './during.js';
@@ -180,6 +181,8 @@ runScript('bench', parseBenchOptions, USAGE, async (session) => {
     jobChanges: many.jobChanges,
     people: o.people,
   }).finally(() => pg?.database.drop());
+  // Every lookup run audited into the main store, folded as its server stopped.
+  const audit = sqliteAuditStorage(imports.db);
   // After the lookups, with their servers stopped: the list has the cores to itself.
   const match = o.matchRows > 0 ? await measureMatches(files.people, imports.db, o.matchRows, work) : [];
   const postgres = pg && {
@@ -198,6 +201,7 @@ runScript('bench', parseBenchOptions, USAGE, async (session) => {
     imports: imports.runs,
     postgres,
     ...load,
+    audit,
     match,
     bodyBytes,
     jsonServer,

@@ -135,6 +135,7 @@ export function targetTable(r: BenchResults): string {
     ],
     ['import wall time ÷ read-and-parse floor', '≤ 3', times(floorShare), verdict(floorShare <= 3)],
     importerRssRow(r, verdict),
+    auditStorageRow(r, verdict),
     ...postgresImportRows(r, verdict),
     [
       'anonymous RSS (RssAnon) at 1,000,000 people',
@@ -191,6 +192,22 @@ function importerRssRow(r: BenchResults, verdict: (ok: boolean | undefined) => s
   ];
 }
 
+/** Issue 24's bound on the audit log's size, tables and indexes, per audited lookup. */
+const AUDIT_BYTES_PER_ENTRY = 64;
+
+/** The main store's audit log after the run's lookups: bytes per entry (SQLite). */
+function auditStorageRow(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[] {
+  const perEntry = r.audit && r.audit.entries > 0 ? r.audit.bytes / r.audit.entries : undefined;
+  return [
+    'audit log on disk per audited lookup, tables and indexes (SQLite)',
+    `≤ ${AUDIT_BYTES_PER_ENTRY} bytes`,
+    perEntry === undefined || !r.audit
+      ? '–'
+      : `${perEntry.toFixed(1)} bytes (${int(r.audit.entries)} entries, ${(r.audit.bytes / 1e6).toFixed(1)} MB)`,
+    verdict(perEntry === undefined ? undefined : perEntry <= AUDIT_BYTES_PER_ENTRY),
+  ];
+}
+
 /** Other processes' median use of the cores above which a run's figures say more about them than about Enrich. */
 const BUSY_CORES = 0.25;
 
@@ -235,7 +252,7 @@ export function notes(r: BenchResults): string[] {
     `Bulk rows: each request is one of ${int(r.options.sample / BULK_ITEMS)} JSON bodies of ${BULK_ITEMS} \`id\` ` +
       'lookups of the sampled people (POST /v1/people/bulk); records/s is requests/s times ' +
       `${BULK_ITEMS}. Each item is audited and metered as a single lookup: a journal line on the request ` +
-      "thread and an audit row the journal's folding thread writes, both in the server cores.",
+      "thread and an audit entry the journal's folding thread packs into a segment, both in the server cores.",
     "RssAnon is the server processes' own memory (heaps, stacks, SQLite's page cache), summed, after lookups of " +
       'every kind; RssFile is the file pages they have mapped (the serving index, shared by every worker and held ' +
       "in the operating system's cache); peak RSS (VmHWM) counts both at their highest.",

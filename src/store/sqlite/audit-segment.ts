@@ -4,7 +4,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /** Entries per segment at most: a query by record unpacks each segment that may hold it whole. */
-export const SEGMENT_ENTRIES = 2048;
+export const SEGMENT_ENTRIES = 256;
 
 /**
  * A segment's entries are at most this far apart in time (its first and last entry's times bound it), so a

@@ -104,10 +104,15 @@ function prepare(db: Database.Database) {
          JOIN audit_log s ON s.id = m.segment
        WHERE s.last_at >= @since`,
     ),
+    // From the time index alone (it carries first_seq): no segment's body is read.
     firstSeqSince: db
       .prepare<[number], number | null>('SELECT min(first_seq) FROM audit_log WHERE last_at >= ?')
       .pluck(),
-    lastSeq: db.prepare<[], number | null>('SELECT max(first_seq) FROM audit_log').pluck(),
+    // The newest segment's: in the last bucket any segment is in (sequence numbers grow with ids, and the
+    // segments migration 22 made of one run of ids share a bucket).
+    lastSeq: db
+      .prepare<[], number | undefined>('SELECT first_seq FROM audit_log ORDER BY id DESC LIMIT 1')
+      .pluck(),
     firstSeq: db.prepare<[], number | null>('SELECT min(first_seq) FROM audit_log').pluck(),
     old: db.prepare<[number], { id: number; entries: number }>(
       'SELECT id, entries FROM audit_log WHERE last_at < ?',

@@ -355,7 +355,7 @@ export const MIGRATIONS: readonly string[] = [
      entries INTEGER NOT NULL,
      body BLOB NOT NULL
    );
-   CREATE INDEX audit_log_at ON audit_log (last_at, id);
+   CREATE INDEX audit_log_at ON audit_log (last_at, id, first_seq);
    CREATE TABLE audit_by_key (
      key_id TEXT NOT NULL,
      last_at INTEGER NOT NULL,

@@ -120,10 +120,10 @@ describe('audit segments', () => {
       { numRuns: 100 },
     );
     // A fold's entries, a fraction of a second apart, are one segment up to SEGMENT_ENTRIES.
-    expect(segmentRuns(Array.from({ length: 5_000 }, (_, i) => 1_000_000 + i / 10))).toEqual([
-      [0, 2048],
-      [2048, 4096],
-      [4096, 5000],
+    expect(segmentRuns(Array.from({ length: 600 }, (_, i) => 1_000_000 + i / 10))).toEqual([
+      [0, SEGMENT_ENTRIES],
+      [SEGMENT_ENTRIES, 2 * SEGMENT_ENTRIES],
+      [2 * SEGMENT_ENTRIES, 600],
     ]);
   });
 });

@@ -1,90 +1,170 @@
-// The audit log on PostgreSQL: one row per lookup and an index row per record id it disclosed (deleted with
-// it); the list encoding and the queries not by record are shared (../sql/audit.ts).
+// The audit log on PostgreSQL, in segments as on SQLite (../sql/audit-segments.ts): each fold's entries are one
+// row of `audit_log`, found by time through its last entry's time, by key through `audit_by_key` (a row per
+// key and segment) and by record through `audit_match` (a row per record-id hash and segment).
 import type pg from 'pg';
 import type { AuditEntry, AuditFilter, AuditRow } from '../accounting.js';
+import { toAuditRow } from '../sql/audit.js';
+import { recordHash, SEGMENT_SPAN_MS } from '../sql/audit-segment.js';
 import {
-  AUDIT_COLUMNS,
-  auditBounds,
-  auditOrder,
-  auditQueries,
-  PRUNE_AUDIT,
-  type StoredAuditRow,
-  toAuditEntry,
-  toAuditRow,
-} from '../sql/audit.js';
+  AUDIT_BUCKET_BITS,
+  bucketOf,
+  collectAudit,
+  inReadingOrder,
+  packRows,
+  type SegmentTimes,
+  segmentQuery,
+  withoutEntriesBefore,
+} from '../sql/audit-segments.js';
 import { POSTGRES } from '../sql/spelling.js';
 import { copyBinary } from './binary-copy.js';
 import { inTransaction, type Queryable, query } from './pool.js';
 
-const QUERIES = { ASC: auditQueries('ASC'), DESC: auditQueries('DESC') };
+/** Segments read per query of them, with their bodies, while a query looks for more. */
+const PAGE = 64;
+
+interface StoredSegment {
+  id: string;
+  last_at: string;
+  body: Buffer;
+}
+
+const toSegment = (row: StoredSegment): SegmentTimes => ({
+  id: Number(row.id),
+  last_at: Number(row.last_at),
+  body: row.body,
+});
 
 /** Entries whose lists are already joined, as the accounting journal carries them, in `client`'s transaction. */
 export async function addAuditRows(client: pg.PoolClient, entries: AuditRow[]): Promise<void> {
   if (entries.length === 0) return;
-  // Ids drawn first, so that the entries and their record-id index rows are each one binary COPY (a third
-  // of PostgreSQL's time per audited lookup less than one INSERT from unnest()).
+  // Sequence numbers go on from the last segment's (another server may take the same ones: they only place
+  // a segment's record-index rows in a bucket). Ids are drawn first, so that each table is one binary COPY.
+  const { rows: last } = await client.query<{ next: string }>(
+    'SELECT first_seq + entries AS next FROM audit_log ORDER BY id DESC LIMIT 1',
+  );
+  const segments = packRows(entries, Number(last[0]?.next ?? 0));
   const { rows } = await client.query<[string]>({
     text: "SELECT nextval(pg_get_serial_sequence('audit_log', 'id')) FROM generate_series(1, $1)",
-    values: [entries.length],
+    values: [segments.length],
     rowMode: 'array',
   });
   const ids = rows.map(([id]) => Number(id));
-  const at = entries.map((e) => Date.parse(e.at));
-  const invalid = at.findIndex((ms) => !Number.isFinite(ms));
-  if (invalid >= 0) throw new RangeError(`an audit entry's time is not a time: ${entries[invalid]!.at}`);
   await copyBinary(
     client,
-    'audit_log (id, at, key_id, operation, params, matched, status)',
-    entries.keys(),
+    'audit_log (id, first_seq, first_at, last_at, entries, body)',
+    segments.keys(),
     (e, i) => {
-      const row = entries[i]!;
-      e.row(7).int8(ids[i]!).timestamptz(at[i]!).text(row.key_id).text(row.operation);
-      e.text(row.params).text(row.matched).int2(row.status);
+      const { packed, seq } = segments[i]!;
+      e.row(6).int8(ids[i]!).int8(seq).int8(packed.firstAt).int8(packed.lastAt).int8(packed.entries);
+      e.bytea(packed.body);
     },
   );
-  await copyBinary(client, 'audit_match (record_id, audit_id)', matches(entries, ids), (e, [record, id]) =>
-    e.row(2).text(record).int8(id),
+  const keys = segments.flatMap(({ packed }, i) =>
+    packed.keys.map((key) => ({ key, at: packed.lastAt, id: ids[i]! })),
   );
-}
-
-/** Each entry's distinct record ids, with its id. */
-function* matches(entries: AuditRow[], ids: number[]): Generator<[string, number]> {
-  for (const [i, entry] of entries.entries()) {
-    if (entry.matched === '') continue;
-    for (const record of new Set(entry.matched.split(','))) yield [record, ids[i]!];
-  }
+  await copyBinary(client, 'audit_by_key (key_id, last_at, segment)', keys, (e, k) =>
+    e.row(3).text(k.key).int8(k.at).int8(k.id),
+  );
+  const matches = segments.flatMap(({ packed, seq }, i) =>
+    packed.recordHashes.map((hash) => [bucketOf(seq), hash, ids[i]!] as const),
+  );
+  await copyBinary(client, 'audit_match (bucket, record_hash, segment)', matches, (e, [bucket, hash, id]) =>
+    e.row(3).int8(bucket).int8(hash).int8(id),
+  );
 }
 
 export const addAudit = (pool: pg.Pool, entries: AuditEntry[]) =>
   inTransaction(pool, (client) => addAuditRows(client, entries.map(toAuditRow)));
 
 export async function audit(db: Queryable, filter: AuditFilter): Promise<AuditEntry[]> {
-  const { since, limit } = auditBounds(POSTGRES, filter);
-  const direction = filter.newestFirst ? 'DESC' : 'ASC';
-  const { rows } =
+  const q = segmentQuery(POSTGRES, filter);
+  const segments =
     filter.recordId !== undefined
-      ? await query<StoredAuditRow>(db, {
-          text: `SELECT ${AUDIT_COLUMNS} FROM audit_match m JOIN audit_log a ON a.id = m.audit_id
-                 WHERE m.record_id = $1 AND ($2::text IS NULL OR a.key_id = $2) AND a.at >= $3
-                 ${auditOrder(direction)} LIMIT $4`,
-          values: [filter.recordId, filter.keyId ?? null, since, limit],
-        })
-      : filter.keyId !== undefined
-        ? await query<StoredAuditRow>(db, {
-            text: QUERIES[direction].byKey,
-            values: [filter.keyId, since, limit],
-          })
-        : await query<StoredAuditRow>(db, { text: QUERIES[direction].all, values: [since, limit] });
-  return rows.map(toAuditEntry);
+      ? await recordSegments(db, filter.recordId, q.since, q.newest)
+      : timeSegments(db, filter.keyId, q.since, q.newest);
+  return collectAudit(segments, q, () => undefined);
 }
 
-/** Index rows go with their entries, in the same statement (audit_match has no foreign key: migration 19). */
-export async function pruneAudit(db: Queryable, before: Date): Promise<number> {
-  const { rows } = await query<{ pruned: string }>(db, {
-    text: `WITH gone AS (${PRUNE_AUDIT} RETURNING id),
-           matches AS (DELETE FROM audit_match WHERE audit_id IN (SELECT id FROM gone))
-           SELECT count(*) AS pruned FROM gone`,
-    values: [before.toISOString()],
+/** Segments from `since` in order of their last entry's time, all or a key's, read a page at a time. */
+async function* timeSegments(
+  db: Queryable,
+  keyId: string | undefined,
+  since: number,
+  newest: boolean,
+): AsyncGenerator<SegmentTimes> {
+  const [compare, direction] = newest ? ['<', 'DESC'] : ['>', 'ASC'];
+  const text =
+    keyId === undefined
+      ? `SELECT s.id, s.last_at, s.body FROM audit_log s
+         WHERE s.last_at >= $1 AND (s.last_at, s.id) ${compare} ($2, $3)
+         ORDER BY s.last_at ${direction}, s.id ${direction} LIMIT ${PAGE}`
+      : `SELECT s.id, s.last_at, s.body FROM audit_by_key k JOIN audit_log s ON s.id = k.segment
+         WHERE k.key_id = $4 AND k.last_at >= $1 AND (k.last_at, k.segment) ${compare} ($2, $3)
+         ORDER BY k.last_at ${direction}, k.segment ${direction} LIMIT ${PAGE}`;
+  let after = newest ? [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : [-Number.MAX_SAFE_INTEGER, 0];
+  for (;;) {
+    const values = keyId === undefined ? [since, ...after] : [since, ...after, keyId];
+    const { rows } = await query<StoredSegment>(db, { text, values });
+    const page = rows.map(toSegment);
+    yield* page;
+    if (page.length < PAGE) return;
+    const last = page[page.length - 1]!;
+    after = [last.last_at, last.id];
+  }
+}
+
+/** The segments whose index rows name a record's hash, from `since`: one index search per bucket. */
+async function recordSegments(
+  db: Queryable,
+  recordId: string,
+  since: number,
+  newest: boolean,
+): Promise<SegmentTimes[]> {
+  const { rows } = await query<StoredSegment>(db, {
+    text: `WITH bounds AS (
+             SELECT (SELECT min(first_seq) FROM audit_log WHERE last_at >= $1) >> ${AUDIT_BUCKET_BITS} AS first,
+                    (SELECT first_seq FROM audit_log ORDER BY id DESC LIMIT 1) >> ${AUDIT_BUCKET_BITS} AS last)
+           SELECT s.id, s.last_at, s.body FROM bounds, generate_series(bounds.first, bounds.last) AS b(n)
+             JOIN audit_match m ON m.bucket = b.n AND m.record_hash = $2
+             JOIN audit_log s ON s.id = m.segment
+           WHERE s.last_at >= $1`,
+    values: [since, recordHash(recordId)],
   });
-  return Number(rows[0]!.pruned);
+  return inReadingOrder(rows.map(toSegment), newest);
+}
+
+/** Removes entries older than `before`: whole segments, and the older entries of one that straddles it. */
+export function pruneAudit(pool: pg.Pool, before: Date): Promise<number> {
+  const cut = before.getTime();
+  return inTransaction(pool, async (client) => {
+    const { rows: gone } = await client.query<{ entries: string }>({
+      text: 'DELETE FROM audit_log WHERE last_at < $1 RETURNING entries',
+      values: [cut],
+    });
+    let pruned = gone.reduce((sum, row) => sum + Number(row.entries), 0);
+    await client.query({ text: 'DELETE FROM audit_by_key WHERE last_at < $1', values: [cut] });
+    // A segment keeps its newer entries under its id and last time; index rows of keys and records only
+    // its older entries had stay until their time or bucket goes (a query checks each entry it reads).
+    const { rows: straddling } = await client.query<{ id: string; body: Buffer }>({
+      text: 'SELECT id, body FROM audit_log WHERE last_at >= $1 AND last_at < $2 AND first_at < $1 FOR UPDATE',
+      values: [cut, cut + SEGMENT_SPAN_MS],
+    });
+    for (const { id, body } of straddling) {
+      const { packed, pruned: older } = withoutEntriesBefore(body, cut);
+      pruned += older;
+      await client.query({
+        text: 'UPDATE audit_log SET first_at = $1, last_at = $2, entries = $3, body = $4 WHERE id = $5',
+        values: [packed.firstAt, packed.lastAt, packed.entries, packed.body, id],
+      });
+    }
+    const { rows: first } = await client.query<{ seq: string | null }>(
+      'SELECT min(first_seq) AS seq FROM audit_log',
+    );
+    const seq = first[0]?.seq;
+    await client.query({
+      text: 'DELETE FROM audit_match WHERE bucket < $1',
+      values: [seq === null || seq === undefined ? Number.MAX_SAFE_INTEGER : bucketOf(Number(seq))],
+    });
+    return pruned;
+  });
 }

@@ -64,6 +64,13 @@ export class BinaryCopyEncoder {
     return this;
   }
 
+  bytea(value: Buffer): this {
+    this.reserve(4 + value.length);
+    this.pos = this.buffer.writeInt32BE(value.length, this.pos);
+    this.pos += value.copy(this.buffer, this.pos);
+    return this;
+  }
+
   int2(value: number): this {
     this.reserve(6);
     this.pos = this.buffer.writeInt16BE(value, this.buffer.writeInt32BE(2, this.pos));

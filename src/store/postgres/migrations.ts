@@ -3,9 +3,11 @@
 import type pg from 'pg';
 import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
+import type { AuditRow } from '../accounting.js';
 import { minutesTable } from '../sql/minutes.js';
 import { SESSIONS_TABLE } from '../sql/sessions.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
+import { addAuditRows } from './audit.js';
 import { CHANGES_CHANNEL } from './changes.js';
 import { fillSearchRows } from './search-writes.js';
 import { WEBHOOKS_MIGRATION } from './webhooks.js';
@@ -399,7 +401,68 @@ CREATE TRIGGER retired_key_hashes_changed AFTER INSERT OR UPDATE OR DELETE ON re
     // One server at a time holds an endpoint's deliveries and attempts them from a queue of its own.
     sql: 'ALTER TABLE webhook_deliveries ADD COLUMN claimer text;',
   },
+  {
+    version: 21,
+    name: 'the audit log in segments',
+    // A row per fold's entries instead of two per entry and their five index rows (../sql/audit-segments.ts);
+    // the fill packs the rows there were, in id order.
+    sql: `
+ALTER TABLE audit_log RENAME TO audit_log_rows;
+ALTER TABLE audit_log_rows RENAME CONSTRAINT audit_log_pkey TO audit_log_rows_pkey;
+ALTER SEQUENCE audit_log_id_seq RENAME TO audit_log_rows_id_seq;
+ALTER TABLE audit_match RENAME TO audit_match_rows;
+ALTER TABLE audit_match_rows RENAME CONSTRAINT audit_match_pkey TO audit_match_rows_pkey;
+DROP INDEX audit_log_key;
+DROP INDEX audit_log_at;
+DROP INDEX audit_match_audit;
+CREATE TABLE audit_log (
+  id bigserial PRIMARY KEY,
+  first_seq bigint NOT NULL,
+  first_at bigint NOT NULL,
+  last_at bigint NOT NULL,
+  entries bigint NOT NULL,
+  body bytea NOT NULL
+);
+CREATE INDEX audit_log_at ON audit_log (last_at, id, first_seq);
+CREATE TABLE audit_by_key (
+  key_id text COLLATE "C" NOT NULL,
+  last_at bigint NOT NULL,
+  segment bigint NOT NULL,
+  PRIMARY KEY (key_id, last_at, segment)
+);
+CREATE TABLE audit_match (
+  bucket bigint NOT NULL,
+  record_hash bigint NOT NULL,
+  segment bigint NOT NULL,
+  PRIMARY KEY (bucket, record_hash, segment)
+);
+`,
+    fill: packAuditRows,
+  },
 ];
+
+/** Audit rows read per round of the segments' fill. */
+const AUDIT_PAGE = 10_000;
+
+/** Every audit entry the log held as a row, packed into segments in id order; the row tables then go. */
+async function packAuditRows(client: pg.ClientBase): Promise<void> {
+  for (let after = 0; ; ) {
+    const { rows } = await client.query<AuditRow & { id: string; at: Date }>({
+      text: `SELECT id, at, key_id, operation, params, matched, status FROM audit_log_rows
+             WHERE id > $1 ORDER BY id LIMIT ${AUDIT_PAGE}`,
+      values: [after],
+    });
+    if (rows.length > 0) {
+      await addAuditRows(
+        client as pg.PoolClient,
+        rows.map((row) => ({ ...row, at: row.at.toISOString() })),
+      );
+    }
+    if (rows.length < AUDIT_PAGE) break;
+    after = Number(rows.at(-1)!.id);
+  }
+  await client.query('DROP TABLE audit_log_rows; DROP TABLE audit_match_rows;');
+}
 
 /** People read per round of the name-at-company fill. */
 const NAMES_PAGE = 5_000;

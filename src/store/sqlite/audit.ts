@@ -4,54 +4,21 @@
 // and segment).
 import type Database from 'better-sqlite3';
 import type { AuditEntry, AuditFilter, AuditRow } from '../accounting.js';
-import { auditBounds, splitList, toAuditRow } from '../sql/audit.js';
-import { SQLITE } from '../sql/spelling.js';
+import { toAuditRow } from '../sql/audit.js';
+import { type PackedSegment, recordHash, SEGMENT_SPAN_MS } from '../sql/audit-segment.js';
 import {
-  entryMs,
-  type PackedEntry,
-  type PackedSegment,
-  packSegment,
-  recordHash,
-  SEGMENT_SPAN_MS,
-  type SegmentFilter,
-  segmentRuns,
-  unpackSegment,
-} from './audit-segment.js';
-
-/**
- * The record index (audit_match) is keyed by (bucket, record hash, segment), a bucket being this many
- * consecutive entries (by their segment's first). Keyed by record first, every new row would land on a random
- * page of an index that grows without end: past a few million entries each one cost a page write. Bucketed,
- * new rows fill the last few pages, and a record's history is one index search per bucket.
- */
-export const AUDIT_BUCKET_BITS = 14;
-const bucketOf = (seq: number) => Math.floor(seq / 2 ** AUDIT_BUCKET_BITS);
+  bucketOf,
+  collectAudit,
+  inReadingOrder,
+  packRows,
+  type SegmentTimes,
+  segmentQuery,
+  withoutEntriesBefore,
+} from '../sql/audit-segments.js';
+import { SQLITE } from '../sql/spelling.js';
 
 /** Segments' times read per query of them, while a query looks for more. */
 const PAGE = 256;
-
-/** What a query reads of a segment before its body: enough to order it and to know when to stop. */
-interface SegmentTimes {
-  id: number;
-  last_at: number;
-}
-
-/** An entry with its place in the log: time, then segment, then place in it, orders the log. */
-interface Placed extends PackedEntry {
-  segment: number;
-}
-
-const oldestFirst = (a: Placed, b: Placed) => a.atMs - b.atMs || a.segment - b.segment || a.index - b.index;
-const newestFirst = (a: Placed, b: Placed) => oldestFirst(b, a);
-
-const toEntry = (e: Placed): AuditEntry => ({
-  at: new Date(e.atMs).toISOString(),
-  key_id: e.key_id,
-  operation: e.operation as AuditEntry['operation'],
-  params: splitList(e.params),
-  matched: splitList(e.matched),
-  status: e.status,
-});
 
 /** The SQL of the log (migration 22 makes its tables). */
 function prepare(db: Database.Database) {
@@ -143,12 +110,7 @@ export class SqliteAudit {
       this.indexSegment(id, seq, packed);
     };
     this.addBatch = db.transaction((rows: AuditRow[]) => {
-      const atMs = rows.map((row) => entryMs(row.at));
-      let seq = s.nextSeq.get() ?? 0;
-      for (const [start, end] of segmentRuns(atMs)) {
-        write(packSegment(rows.slice(start, end), atMs.slice(start, end)), seq);
-        seq += end - start;
-      }
+      for (const { packed, seq } of packRows(rows, s.nextSeq.get() ?? 0)) write(packed, seq);
     });
     this.pruneBatch = db.transaction((before: number) => {
       let pruned = 0;
@@ -161,13 +123,8 @@ export class SqliteAudit {
       // Its index rows of keys and records only the older ones had stay until their time or bucket goes: a
       // query checks each entry it reads.
       for (const { id, body } of s.straddling.all(before, before + SEGMENT_SPAN_MS, before)) {
-        const entries = unpackSegment(body);
-        const kept = entries.filter((e) => e.atMs >= before);
-        pruned += entries.length - kept.length;
-        const packed = packSegment(
-          kept,
-          kept.map((e) => e.atMs),
-        );
+        const { packed, pruned: older } = withoutEntriesBefore(body, before);
+        pruned += older;
         s.update.run(packed.firstAt, packed.lastAt, packed.entries, packed.body, id);
       }
       const first = s.firstSeq.get();
@@ -192,55 +149,22 @@ export class SqliteAudit {
     if (rows.length > 0) this.addBatch(rows);
   }
 
-  query(filter: AuditFilter): AuditEntry[] {
-    const bounds = auditBounds(SQLITE, filter);
-    const since = bounds.since === '' ? Number.NEGATIVE_INFINITY : entryMs(bounds.since);
-    const newest = filter.newestFirst === true;
-    const { recordId, keyId } = filter;
+  query(filter: AuditFilter): Promise<AuditEntry[]> {
+    const q = segmentQuery(SQLITE, filter);
     const segments =
-      recordId !== undefined
-        ? this.recordSegments(recordId, since, newest)
-        : this.timeSegments(keyId, since, newest);
-    return this.collect(segments, newest, bounds.limit, { since, keyId, recordId }).map(toEntry);
-  }
-
-  /**
-   * The entries of `segments` (in order of their last entry's time, newest first or last) that pass `filter`,
-   * in the log's order, at most `limit`: reading stops at a segment that cannot hold one that orders before
-   * the last of `limit` already found (oldest first: one whose entries are all later, as a segment spans
-   * SEGMENT_SPAN_MS at most).
-   */
-  private collect(
-    segments: Iterable<SegmentTimes>,
-    newest: boolean,
-    limit: number,
-    filter: SegmentFilter,
-  ): Placed[] {
-    const order = newest ? newestFirst : oldestFirst;
-    let found: Placed[] = [];
-    for (const segment of segments) {
-      if (found.length >= limit) {
-        found.sort(order);
-        found.length = limit;
-        const last = found[limit - 1]!.atMs;
-        if (newest ? last > segment.last_at : last < segment.last_at - SEGMENT_SPAN_MS) break;
-      }
-      const body = this.statements.body.get(segment.id);
-      if (body === undefined) continue;
-      for (const entry of unpackSegment(body, filter)) found.push({ ...entry, segment: segment.id });
-    }
-    found.sort(order);
-    if (found.length > limit) found = found.slice(0, limit);
-    return found;
+      filter.recordId !== undefined
+        ? this.recordSegments(filter.recordId, q.since, q.newest)
+        : this.timeSegments(filter.keyId, q.since, q.newest);
+    return collectAudit(segments, q, (id) => this.statements.body.get(id));
   }
 
   /** Segments from `since` in time order, all or those holding a key's entries, read a page at a time. */
   private *timeSegments(keyId: string | undefined, since: number, newest: boolean): Generator<SegmentTimes> {
     const s = this.statements;
-    const low = Number.isFinite(since) ? since : -Number.MAX_VALUE;
+    const low = since;
     let after: [number, number] = newest
-      ? [Number.MAX_VALUE, Number.MAX_SAFE_INTEGER]
-      : [-Number.MAX_VALUE, 0];
+      ? [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]
+      : [-Number.MAX_SAFE_INTEGER, 0];
     for (;;) {
       const page =
         keyId === undefined
@@ -256,7 +180,7 @@ export class SqliteAudit {
   /** The segments whose index rows name a record's hash, from `since`, in time order. */
   private recordSegments(recordId: string, since: number, newest: boolean): SegmentTimes[] {
     const s = this.statements;
-    const low = Number.isFinite(since) ? since : -Number.MAX_VALUE;
+    const low = since;
     const first = s.firstSeqSince.get(low);
     const last = s.lastSeq.get();
     if (first === null || first === undefined || last === null || last === undefined) return [];
@@ -266,9 +190,7 @@ export class SqliteAudit {
       hash: recordHash(recordId),
       since: low,
     });
-    return newest
-      ? segments.sort((a, b) => b.last_at - a.last_at || b.id - a.id)
-      : segments.sort((a, b) => a.last_at - b.last_at || a.id - b.id);
+    return inReadingOrder(segments, newest);
   }
 
   prune(before: Date): number {

@@ -8,6 +8,7 @@ import {
   type MinuteRow,
   type UsageRow,
 } from '../../../src/store/accounting.js';
+import { auditAsListed } from '../../helpers/audit-model.js';
 
 const usage = (key_id: string, day: string, counts: Partial<UsageRow> = {}): UsageRow => ({
   key_id,
@@ -259,20 +260,8 @@ export function accountingContract(open: () => AccountingStore) {
               model = kept;
             }
           }
-          // Time order, then the order written (a stable sort keeps it).
-          const ordered = [...model].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
           for (const q of [{}, ...queries]) {
-            const matching = ordered.filter(
-              (e) =>
-                (q.keyId === undefined || e.key_id === q.keyId) &&
-                (q.recordId === undefined || e.matched.includes(q.recordId)) &&
-                (q.since === undefined || e.at >= q.since),
-            );
-            const expected = (q.newestFirst ? matching.reverse() : matching).slice(
-              0,
-              q.limit ?? matching.length,
-            );
-            expect(await store.audit(q), JSON.stringify(q)).toEqual(expected);
+            expect(await store.audit(q), JSON.stringify(q)).toEqual(auditAsListed(model, q));
           }
         },
       ),

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prepareLine } from '../../../src/ingest/prepare.js';
+import type { AuditEntry } from '../../../src/store/accounting.js';
 import { identifierKeys, identifierRow } from '../../../src/store/postgres/identifiers.js';
 import { LATEST_POSTGRES_VERSION, POSTGRES_MIGRATIONS } from '../../../src/store/postgres/migrations.js';
 import {
@@ -13,6 +14,7 @@ import {
 } from '../../../src/store/postgres/store.js';
 import type { RecordToStore } from '../../../src/store/records.js';
 import { StoreUnavailableError } from '../../../src/store/unavailable.js';
+import { auditAsListed, legacyEntries, legacyQueries } from '../../helpers/audit-model.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/pg-database.js';
 
 const databases: TestDatabase[] = [];
@@ -256,6 +258,53 @@ describe('postgres migrations', () => {
     expect(Number(count.rows[0]?.n)).toBe(jane.identifiers.length);
     await check.end();
     await store.close();
+  });
+
+  it('packs the audit entries stored before migration 21 into segments, every query answering as before', async () => {
+    const { url, client } = await databaseBefore(21);
+    // 3,000 entries as migration 20 left them: ids from 501, a minute apart over two days.
+    const base = Date.UTC(2026, 5, 1);
+    const entries = legacyEntries(3_000, base, 60_000);
+    await client.query({
+      text: `INSERT INTO audit_log (id, at, key_id, operation, params, matched, status)
+             SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::smallint[])`,
+      values: [
+        entries.map((_, i) => 501 + i),
+        entries.map((e) => e.at),
+        entries.map((e) => e.key_id),
+        entries.map((e) => e.operation),
+        entries.map((e) => e.params.join(',')),
+        entries.map((e) => e.matched.join(',')),
+        entries.map((e) => e.status),
+      ],
+    });
+    await client.query(
+      `INSERT INTO audit_match (record_id, audit_id)
+       SELECT DISTINCT unnest(string_to_array(matched, ',')), id FROM audit_log WHERE matched <> ''`,
+    );
+    await client.end();
+
+    expect((await migratePostgres(url)).applied).toEqual([21]);
+    const store = await openPostgresStore({ url });
+    const later: AuditEntry = {
+      ...entries[0]!,
+      at: new Date(base + 4 * 86_400_000).toISOString(),
+      matched: ['fp7'],
+    };
+    await store.addAudit([later]);
+    const all = [...entries, later];
+    const queries = legacyQueries(base, 180_000_000);
+    for (const q of queries) {
+      expect(await store.audit(q), JSON.stringify(q)).toEqual(auditAsListed(all, q));
+    }
+    await store.close();
+    const check = new pg.Client({ connectionString: url });
+    await check.connect();
+    const { rows } = await check.query<{ name: string }>(
+      "SELECT relname AS name FROM pg_class WHERE relname LIKE 'audit%' AND relkind = 'r' ORDER BY relname",
+    );
+    expect(rows.map((r) => r.name)).toEqual(['audit_by_key', 'audit_log', 'audit_match']);
+    await check.end();
   });
 
   it('refuses to open an unmigrated database, saying to run enrich migrate', async () => {

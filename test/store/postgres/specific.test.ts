@@ -134,7 +134,7 @@ describe('postgres store', () => {
     expect(await indexRows(person.id)).toEqual([{ kind: 2, value: 'twice@x.com' }]);
   });
 
-  it("prunes an audit entry's record-id index rows with it, and only those", async () => {
+  it('prunes whole audit segments with their key rows, and the older entries of a segment that straddles the time', async () => {
     const entry = (at: string, matched: string[]) => ({
       at,
       key_id: 'k-prune',
@@ -143,23 +143,33 @@ describe('postgres store', () => {
       matched,
       status: matched.length > 1 ? 409 : 200,
     });
+    await store.pruneAudit(new Date('9999-01-01T00:00:00.000Z'));
+    // Three segments (a day apart, more than one spans), the last with two entries a minute apart.
     await store.addAudit([
       entry('2020-01-01T00:00:00.000Z', ['fp000000000601', 'fp000000000602']),
       entry('2020-01-02T00:00:00.000Z', ['fp000000000601']),
       entry('2020-01-03T00:00:00.000Z', ['fp000000000603']),
+      entry('2020-01-03T00:01:00.000Z', ['fp000000000604']),
     ]);
-    const matchRows = async () => {
+    const tables = async () => {
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       const { rows } = await client.query(
-        `SELECT record_id, (SELECT at FROM audit_log a WHERE a.id = m.audit_id) AS at FROM audit_match m
-         WHERE record_id LIKE 'fp0000000006%' ORDER BY record_id`,
+        `SELECT (SELECT count(*)::int FROM audit_log) AS segments,
+                (SELECT coalesce(sum(entries), 0)::int FROM audit_log) AS entries,
+                (SELECT count(*)::int FROM audit_by_key) AS keys`,
       );
       await client.end();
-      return rows.map((r: { record_id: string; at: Date | null }) => `${r.record_id} ${r.at?.toISOString()}`);
+      return rows[0];
     };
+    expect(await tables()).toEqual({ segments: 3, entries: 4, keys: 3 });
     expect(await store.pruneAudit(new Date('2020-01-02T12:00:00.000Z'))).toBe(2);
-    expect(await matchRows()).toEqual(['fp000000000603 2020-01-03T00:00:00.000Z']);
+    expect(await tables()).toEqual({ segments: 1, entries: 2, keys: 1 });
+    expect(await store.audit({ recordId: 'fp000000000601' })).toEqual([]);
+    expect(await store.pruneAudit(new Date('2020-01-03T00:00:30.000Z'))).toBe(1);
+    expect(await tables()).toEqual({ segments: 1, entries: 1, keys: 1 });
+    expect((await store.audit({ keyId: 'k-prune' })).map((e) => e.matched)).toEqual([['fp000000000604']]);
+    expect(await store.audit({ recordId: 'fp000000000603' })).toEqual([]);
   });
 });
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareLine } from '../../../src/ingest/prepare.js';
-import type { AuditEntry, AuditFilter } from '../../../src/store/accounting.js';
+import type { AuditEntry } from '../../../src/store/accounting.js';
 import type { RecordToStore } from '../../../src/store/records.js';
 import { IDENTIFIER_KIND_CODES } from '../../../src/store/sql/tables.js';
 import { restoreStore } from '../../../src/store/sqlite/backup.js';
@@ -15,6 +15,7 @@ import { MIGRATIONS, registerMigrationFunctions } from '../../../src/store/sqlit
 import { SEARCH_MIGRATION } from '../../../src/store/sqlite/search-schema.js';
 import { registerSearchFunctions } from '../../../src/store/sqlite/search-writes.js';
 import { openSqliteStore } from '../../../src/store/sqlite/store.js';
+import { auditAsListed, legacyEntries, legacyQueries } from '../../helpers/audit-model.js';
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 const dirs: string[] = [];
@@ -315,19 +316,9 @@ describe('sqlite migrations', () => {
   it('packs the audit entries of a version 21 database into segments, every query answering as before', async () => {
     const path = tempPath('enrich.db');
     const db = databaseAt(path, 21);
-    // 6,000 entries as version 21 wrote them: ids from 1,001 (older ones pruned), about six seconds apart over
-    // ten hours, a few out of order and some at the same time; several keys; one or two records each.
+    // 6,000 entries as version 21 wrote them: ids from 1,001 (older ones pruned), six seconds apart over ten hours.
     const base = Date.UTC(2026, 5, 1);
-    const entries: AuditEntry[] = Array.from({ length: 6_000 }, (_, i) => ({
-      at: new Date(
-        base + i * 6_000 + (i % 97 === 0 ? -3_600_000 : 0) - (i % 5 === 1 ? 6_000 : 0),
-      ).toISOString(),
-      key_id: `key_${i % 3}`,
-      operation: i % 4 === 0 ? 'company' : 'people',
-      params: i % 4 === 0 ? ['website'] : ['ln_url', 'work_email'],
-      matched: i % 10 === 9 ? [] : i % 7 === 0 ? [`fp${i % 50}`, `fp${(i + 1) % 50}`] : [`fp${i % 50}`],
-      status: i % 10 === 9 ? 404 : i % 7 === 0 ? 409 : 200,
-    }));
+    const entries = legacyEntries(6_000, base, 6_000);
     const insert = db.prepare(
       'INSERT INTO audit_log (id, at, key_id, operation, params, matched, status) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -349,31 +340,14 @@ describe('sqlite migrations', () => {
     };
     await store.addAudit([later]);
     const all = [...entries, later];
-    const ordered = [...all].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-    const queries: AuditFilter[] = [
-      {},
-      { newestFirst: true, limit: 100 },
-      { keyId: 'key_1', limit: 250 },
-      { keyId: 'key_2', newestFirst: true, since: new Date(base + 3_600_000 * 5).toISOString() },
-      { recordId: 'fp7' },
-      { recordId: 'fp7', newestFirst: true, limit: 3 },
-      { recordId: 'fp49', keyId: 'key_0', since: new Date(base + 3_600_000 * 2).toISOString() },
-      { since: new Date(base + 3_600_000 * 9.5).toISOString(), limit: 40 },
-    ];
+    const queries = legacyQueries(base, 36_000_000);
     for (const q of queries) {
-      const matching = ordered.filter(
-        (e) =>
-          (q.keyId === undefined || e.key_id === q.keyId) &&
-          (q.recordId === undefined || e.matched.includes(q.recordId)) &&
-          (q.since === undefined || e.at >= q.since),
-      );
-      const expected = (q.newestFirst ? matching.reverse() : matching).slice(0, q.limit ?? matching.length);
-      expect(await store.audit(q), JSON.stringify(q)).toEqual(expected);
+      expect(await store.audit(q), JSON.stringify(q)).toEqual(auditAsListed(all, q));
     }
     const cut = new Date(base + 3_600_000 * 4);
     expect(await store.pruneAudit(cut)).toBe(all.filter((e) => Date.parse(e.at) < cut.getTime()).length);
     expect(await store.audit({ recordId: 'fp7' })).toEqual(
-      ordered.filter((e) => e.matched.includes('fp7') && Date.parse(e.at) >= cut.getTime()),
+      auditAsListed(all, { recordId: 'fp7', since: cut.toISOString() }),
     );
     await store.close();
     const after = new Database(path, { readonly: true });

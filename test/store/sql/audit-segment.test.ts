@@ -1,4 +1,4 @@
-// The audit log's segments on SQLite (src/store/sqlite/audit-segment.ts): packing, unpacking with and without a
+// The audit log's segments on SQLite (src/store/sql/audit-segment.ts): packing, unpacking with and without a
 // filter, the record-id hash, and where a batch of entries is cut into segments.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import {
   type SegmentRow,
   segmentRuns,
   unpackSegment,
-} from '../../../src/store/sqlite/audit-segment.js';
+} from '../../../src/store/sql/audit-segment.js';
 
 const text = fc.string({ unit: 'grapheme', maxLength: 12 }).filter((t) => !t.includes(','));
 const row: fc.Arbitrary<SegmentRow> = fc.record({

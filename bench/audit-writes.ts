@@ -34,7 +34,7 @@ if (databaseUrl) {
   const { default: pg } = await import('pg');
   const client = new pg.Client(databaseUrl);
   await client.connect();
-  await client.query('TRUNCATE audit_log, audit_match');
+  await client.query(`TRUNCATE ${(await auditTables(client)).join(', ')}`);
   await client.end();
 }
 
@@ -112,12 +112,26 @@ async function postgresBytes(url: string): Promise<number> {
   const client = new pg.Client(url);
   await client.connect();
   try {
-    const { rows } = await client.query<{ bytes: string }>(
-      `SELECT sum(pg_total_relation_size(c.oid))::text AS bytes FROM pg_class c
-       WHERE c.relkind = 'r' AND c.relname IN ('audit_log', 'audit_match')`,
-    );
-    return Number(rows[0]!.bytes);
+    const { rows } = await client.query<{ name: string; bytes: string }>({
+      text: `SELECT relname AS name, pg_total_relation_size(oid)::text AS bytes FROM pg_class
+             WHERE relkind = 'r' AND relname = ANY($1)`,
+      values: [await auditTables(client)],
+    });
+    for (const { name, bytes } of rows) {
+      process.stdout.write(
+        `  ${name} and its indexes: ${(Number(bytes) / total).toFixed(1)} bytes per entry\n`,
+      );
+    }
+    return rows.reduce((sum, row) => sum + Number(row.bytes), 0);
   } finally {
     await client.end();
   }
+}
+
+/** The audit log's tables in the public schema (their names changed with the segments). */
+async function auditTables(client: import('pg').Client): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>(
+    "SELECT relname AS name FROM pg_class WHERE relkind = 'r' AND relname LIKE 'audit%' AND relnamespace = 'public'::regnamespace",
+  );
+  return rows.map((row) => row.name);
 }

@@ -38,7 +38,7 @@ export async function createTestDatabase(
       onAdminDatabase(
         database.url,
         `TRUNCATE people, people_ident, people_search, companies, companies_ident, companies_search, api_keys, quota_use,
-          key_usage, audit_log, audit_by_key, audit_match, suppressions, journal_folds, retired_key_hashes, change_log, usage_minutes, watchlists,
+          key_usage, audit_log, audit_by_key, suppressions, journal_folds, retired_key_hashes, change_log, usage_minutes, watchlists,
           watchlist_entries, webhook_endpoints, webhook_deliveries, lists, console_sessions RESTART IDENTITY; UPDATE webhook_dispatch SET cursor = 0`,
       ),
     drop: () => onAdminDatabase(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),

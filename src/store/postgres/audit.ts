@@ -1,13 +1,12 @@
 // The audit log on PostgreSQL, in segments as on SQLite (../sql/audit-segments.ts): each fold's entries are one
 // row of `audit_log`, found by time through its last entry's time, by key through `audit_by_key` (a row per
-// key and segment) and by record through `audit_match` (a row per record-id hash and segment).
+// key and segment) and by record through a GIN index of the hashes of the record ids the row's entries
+// disclosed.
 import type pg from 'pg';
 import type { AuditEntry, AuditFilter, AuditRow } from '../accounting.js';
 import { toAuditRow } from '../sql/audit.js';
 import { recordHash, SEGMENT_SPAN_MS } from '../sql/audit-segment.js';
 import {
-  AUDIT_BUCKET_BITS,
-  bucketOf,
   collectAudit,
   inReadingOrder,
   packRows,
@@ -37,12 +36,8 @@ const toSegment = (row: StoredSegment): SegmentTimes => ({
 /** Entries whose lists are already joined, as the accounting journal carries them, in `client`'s transaction. */
 export async function addAuditRows(client: pg.PoolClient, entries: AuditRow[]): Promise<void> {
   if (entries.length === 0) return;
-  // Sequence numbers go on from the last segment's (another server may take the same ones: they only place
-  // a segment's record-index rows in a bucket). Ids are drawn first, so that each table is one binary COPY.
-  const { rows: last } = await client.query<{ next: string }>(
-    'SELECT first_seq + entries AS next FROM audit_log ORDER BY id DESC LIMIT 1',
-  );
-  const segments = packRows(entries, Number(last[0]?.next ?? 0));
+  // Ids are drawn first, so that each table is one binary COPY.
+  const segments = packRows(entries, 0);
   const { rows } = await client.query<[string]>({
     text: "SELECT nextval(pg_get_serial_sequence('audit_log', 'id')) FROM generate_series(1, $1)",
     values: [segments.length],
@@ -51,12 +46,12 @@ export async function addAuditRows(client: pg.PoolClient, entries: AuditRow[]): 
   const ids = rows.map(([id]) => Number(id));
   await copyBinary(
     client,
-    'audit_log (id, first_seq, first_at, last_at, entries, body)',
+    'audit_log (id, first_at, last_at, entries, record_hashes, body)',
     segments.keys(),
     (e, i) => {
-      const { packed, seq } = segments[i]!;
-      e.row(6).int8(ids[i]!).int8(seq).int8(packed.firstAt).int8(packed.lastAt).int8(packed.entries);
-      e.bytea(packed.body);
+      const { packed } = segments[i]!;
+      e.row(6).int8(ids[i]!).int8(packed.firstAt).int8(packed.lastAt).int8(packed.entries);
+      e.int4Array(packed.recordHashes.map(signed)).bytea(packed.body);
     },
   );
   const keys = segments.flatMap(({ packed }, i) =>
@@ -65,13 +60,10 @@ export async function addAuditRows(client: pg.PoolClient, entries: AuditRow[]): 
   await copyBinary(client, 'audit_by_key (key_id, last_at, segment)', keys, (e, k) =>
     e.row(3).text(k.key).int8(k.at).int8(k.id),
   );
-  const matches = segments.flatMap(({ packed, seq }, i) =>
-    packed.recordHashes.map((hash) => [bucketOf(seq), hash, ids[i]!] as const),
-  );
-  await copyBinary(client, 'audit_match (bucket, record_hash, segment)', matches, (e, [bucket, hash, id]) =>
-    e.row(3).int8(bucket).int8(hash).int8(id),
-  );
 }
+
+/** A record-id hash as an int4 holds it. */
+const signed = (hash: number) => hash | 0;
 
 export const addAudit = (pool: pg.Pool, entries: AuditEntry[]) =>
   inTransaction(pool, (client) => addAuditRows(client, entries.map(toAuditRow)));
@@ -113,7 +105,7 @@ async function* timeSegments(
   }
 }
 
-/** The segments whose index rows name a record's hash, from `since`: one index search per bucket. */
+/** The segments whose entries may have disclosed a record (their hashes hold its), from `since`. */
 async function recordSegments(
   db: Queryable,
   recordId: string,
@@ -121,14 +113,8 @@ async function recordSegments(
   newest: boolean,
 ): Promise<SegmentTimes[]> {
   const { rows } = await query<StoredSegment>(db, {
-    text: `WITH bounds AS (
-             SELECT (SELECT min(first_seq) FROM audit_log WHERE last_at >= $1) >> ${AUDIT_BUCKET_BITS} AS first,
-                    (SELECT first_seq FROM audit_log ORDER BY id DESC LIMIT 1) >> ${AUDIT_BUCKET_BITS} AS last)
-           SELECT s.id, s.last_at, s.body FROM bounds, generate_series(bounds.first, bounds.last) AS b(n)
-             JOIN audit_match m ON m.bucket = b.n AND m.record_hash = $2
-             JOIN audit_log s ON s.id = m.segment
-           WHERE s.last_at >= $1`,
-    values: [since, recordHash(recordId)],
+    text: `SELECT id, last_at, body FROM audit_log WHERE record_hashes @> ARRAY[$2::integer] AND last_at >= $1`,
+    values: [since, signed(recordHash(recordId))],
   });
   return inReadingOrder(rows.map(toSegment), newest);
 }
@@ -143,8 +129,8 @@ export function pruneAudit(pool: pg.Pool, before: Date): Promise<number> {
     });
     let pruned = gone.reduce((sum, row) => sum + Number(row.entries), 0);
     await client.query({ text: 'DELETE FROM audit_by_key WHERE last_at < $1', values: [cut] });
-    // A segment keeps its newer entries under its id and last time; index rows of keys and records only
-    // its older entries had stay until their time or bucket goes (a query checks each entry it reads).
+    // A segment keeps its newer entries under its id and last time, with its record hashes and key rows as
+    // they were: a query checks each entry it reads.
     const { rows: straddling } = await client.query<{ id: string; body: Buffer }>({
       text: 'SELECT id, body FROM audit_log WHERE last_at >= $1 AND last_at < $2 AND first_at < $1 FOR UPDATE',
       values: [cut, cut + SEGMENT_SPAN_MS],
@@ -157,14 +143,6 @@ export function pruneAudit(pool: pg.Pool, before: Date): Promise<number> {
         values: [packed.firstAt, packed.lastAt, packed.entries, packed.body, id],
       });
     }
-    const { rows: first } = await client.query<{ seq: string | null }>(
-      'SELECT min(first_seq) AS seq FROM audit_log',
-    );
-    const seq = first[0]?.seq;
-    await client.query({
-      text: 'DELETE FROM audit_match WHERE bucket < $1',
-      values: [seq === null || seq === undefined ? Number.MAX_SAFE_INTEGER : bucketOf(Number(seq))],
-    });
     return pruned;
   });
 }

@@ -9,6 +9,7 @@ const CHUNK_BYTES = 1 << 20;
 // A connection's buffer is kept for its next COPY unless it grew past this.
 const KEEP_BYTES = 32 << 20;
 const TEXT_OID = 25;
+const INT4_OID = 23;
 const POSTGRES_EPOCH_MS = Date.UTC(2000, 0, 1);
 
 // Buffer#write's own UTF-8 path, without the argument juggling that costs more than encoding a short
@@ -61,6 +62,20 @@ export class BinaryCopyEncoder {
     this.pos = at;
     for (const value of values) this.text(value);
     this.buffer.writeInt32BE(this.pos - lengthAt - 4, lengthAt);
+    return this;
+  }
+
+  /** A one-dimensional int4[] without nulls, in array_recv's layout (each value a 32-bit signed integer). */
+  int4Array(values: readonly number[]): this {
+    const bytes = values.length === 0 ? 12 : 20 + 8 * values.length;
+    this.reserve(4 + bytes);
+    let at = this.buffer.writeInt32BE(bytes, this.pos);
+    at = this.buffer.writeInt32BE(values.length === 0 ? 0 : 1, at); // dimensions
+    at = this.buffer.writeInt32BE(0, at); // no nulls
+    at = this.buffer.writeUInt32BE(INT4_OID, at);
+    if (values.length > 0) at = this.buffer.writeInt32BE(1, this.buffer.writeInt32BE(values.length, at));
+    for (const value of values) at = this.buffer.writeInt32BE(value, this.buffer.writeInt32BE(4, at));
+    this.pos = at;
     return this;
   }
 

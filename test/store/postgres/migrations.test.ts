@@ -303,7 +303,7 @@ describe('postgres migrations', () => {
     const { rows } = await check.query<{ name: string }>(
       "SELECT relname AS name FROM pg_class WHERE relname LIKE 'audit%' AND relkind = 'r' ORDER BY relname",
     );
-    expect(rows.map((r) => r.name)).toEqual(['audit_by_key', 'audit_log', 'audit_match']);
+    expect(rows.map((r) => r.name)).toEqual(['audit_by_key', 'audit_log']);
     await check.end();
   });
 

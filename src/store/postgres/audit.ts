@@ -37,7 +37,7 @@ const toSegment = (row: StoredSegment): SegmentTimes => ({
 export async function addAuditRows(client: pg.PoolClient, entries: AuditRow[]): Promise<void> {
   if (entries.length === 0) return;
   // Ids are drawn first, so that each table is one binary COPY.
-  const segments = packRows(entries, 0);
+  const segments = packRows(entries);
   const { rows } = await client.query<[string]>({
     text: "SELECT nextval(pg_get_serial_sequence('audit_log', 'id')) FROM generate_series(1, $1)",
     values: [segments.length],
@@ -49,12 +49,12 @@ export async function addAuditRows(client: pg.PoolClient, entries: AuditRow[]): 
     'audit_log (id, first_at, last_at, entries, record_hashes, body)',
     segments.keys(),
     (e, i) => {
-      const { packed } = segments[i]!;
+      const packed = segments[i]!;
       e.row(6).int8(ids[i]!).int8(packed.firstAt).int8(packed.lastAt).int8(packed.entries);
       e.int4Array(packed.recordHashes.map(signed)).bytea(packed.body);
     },
   );
-  const keys = segments.flatMap(({ packed }, i) =>
+  const keys = segments.flatMap((packed, i) =>
     packed.keys.map((key) => ({ key, at: packed.lastAt, id: ids[i]! })),
   );
   await copyBinary(client, 'audit_by_key (key_id, last_at, segment)', keys, (e, k) =>

@@ -14,15 +14,6 @@ import {
 } from './audit-segment.js';
 import type { Spelling } from './spelling.js';
 
-/**
- * The record index (audit_match) is keyed by (bucket, record hash, segment), a bucket being this many
- * consecutive entries (by their segment's first). Keyed by record first, every new row would land on a random
- * page of an index that grows without end: past a few million entries each one cost a page write. Bucketed,
- * new rows fill the last few pages, and a record's history is one index search per bucket.
- */
-export const AUDIT_BUCKET_BITS = 14;
-export const bucketOf = (seq: number) => Math.floor(seq / 2 ** AUDIT_BUCKET_BITS);
-
 /** A segment as a query orders it: its id and its last entry's time; its body when read with them. */
 export interface SegmentTimes {
   id: number;
@@ -47,15 +38,10 @@ const toEntry = (e: Placed): AuditEntry => ({
   status: e.status,
 });
 
-/** A fold's entries as the segments they are kept in, each with the sequence number of its first entry. */
-export function packRows(rows: AuditRow[], nextSeq: number): Array<{ packed: PackedSegment; seq: number }> {
+/** A fold's entries as the segments they are kept in, in order. */
+export function packRows(rows: AuditRow[]): PackedSegment[] {
   const atMs = rows.map((row) => entryMs(row.at));
-  let seq = nextSeq;
-  return segmentRuns(atMs).map(([start, end]) => {
-    const segment = { packed: packSegment(rows.slice(start, end), atMs.slice(start, end)), seq };
-    seq += end - start;
-    return segment;
-  });
+  return segmentRuns(atMs).map(([start, end]) => packSegment(rows.slice(start, end), atMs.slice(start, end)));
 }
 
 /**

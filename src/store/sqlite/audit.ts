@@ -5,9 +5,8 @@
 import type Database from 'better-sqlite3';
 import type { AuditEntry, AuditFilter, AuditRow } from '../accounting.js';
 import { toAuditRow } from '../sql/audit.js';
-import { type PackedSegment, recordHash, SEGMENT_SPAN_MS } from '../sql/audit-segment.js';
+import { recordHash, SEGMENT_SPAN_MS } from '../sql/audit-segment.js';
 import {
-  bucketOf,
   collectAudit,
   inReadingOrder,
   packRows,
@@ -16,6 +15,15 @@ import {
   withoutEntriesBefore,
 } from '../sql/audit-segments.js';
 import { SQLITE } from '../sql/spelling.js';
+
+/**
+ * The record index (audit_match) is keyed by (bucket, record hash, segment), a bucket being this many
+ * consecutive entries (by their segment's first). Keyed by record first, every new row would land on a random
+ * page of an index that grows without end: past a few million entries each one cost a page write. Bucketed,
+ * new rows fill the last few pages, and a record's history is one index search per bucket.
+ */
+export const AUDIT_BUCKET_BITS = 14;
+const bucketOf = (seq: number) => Math.floor(seq / 2 ** AUDIT_BUCKET_BITS);
 
 /** Segments' times read per query of them, while a query looks for more. */
 const PAGE = 256;
@@ -102,15 +110,22 @@ export class SqliteAudit {
   constructor(db: Database.Database) {
     const s = prepare(db);
     this.statements = s;
-    /** A packed segment's row and its index rows. */
-    const write = (packed: PackedSegment, seq: number) => {
-      const id = Number(
-        s.insert.run(seq, packed.firstAt, packed.lastAt, packed.entries, packed.body).lastInsertRowid,
-      );
-      this.indexSegment(id, seq, packed);
-    };
+    // Each segment's row, then its index rows; sequence numbers go on from the last segment's.
     this.addBatch = db.transaction((rows: AuditRow[]) => {
-      for (const { packed, seq } of packRows(rows, s.nextSeq.get() ?? 0)) write(packed, seq);
+      let seq = s.nextSeq.get() ?? 0;
+      for (const packed of packRows(rows)) {
+        const { lastInsertRowid } = s.insert.run(
+          seq,
+          packed.firstAt,
+          packed.lastAt,
+          packed.entries,
+          packed.body,
+        );
+        const id = Number(lastInsertRowid);
+        for (const key of packed.keys) s.addKey.run(key, packed.lastAt, id);
+        for (const hash of packed.recordHashes) s.addMatch.run(bucketOf(seq), hash, id);
+        seq += packed.entries;
+      }
     });
     this.pruneBatch = db.transaction((before: number) => {
       let pruned = 0;
@@ -131,13 +146,6 @@ export class SqliteAudit {
       s.pruneBuckets.run(first === null || first === undefined ? Number.MAX_SAFE_INTEGER : bucketOf(first));
       return pruned;
     });
-  }
-
-  private indexSegment(id: number, seq: number, packed: PackedSegment): void {
-    const s = this.statements;
-    for (const key of packed.keys) s.addKey.run(key, packed.lastAt, id);
-    const bucket = bucketOf(seq);
-    for (const hash of packed.recordHashes) s.addMatch.run(bucket, hash, id);
   }
 
   add(entries: AuditEntry[]): void {
@@ -161,15 +169,14 @@ export class SqliteAudit {
   /** Segments from `since` in time order, all or those holding a key's entries, read a page at a time. */
   private *timeSegments(keyId: string | undefined, since: number, newest: boolean): Generator<SegmentTimes> {
     const s = this.statements;
-    const low = since;
     let after: [number, number] = newest
       ? [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]
       : [-Number.MAX_SAFE_INTEGER, 0];
     for (;;) {
       const page =
         keyId === undefined
-          ? (newest ? s.allDesc : s.allAsc).all(low, ...after)
-          : (newest ? s.keyDesc : s.keyAsc).all(keyId, low, ...after);
+          ? (newest ? s.allDesc : s.allAsc).all(since, ...after)
+          : (newest ? s.keyDesc : s.keyAsc).all(keyId, since, ...after);
       yield* page;
       if (page.length < PAGE) return;
       const last = page[page.length - 1]!;
@@ -180,15 +187,14 @@ export class SqliteAudit {
   /** The segments whose index rows name a record's hash, from `since`, in time order. */
   private recordSegments(recordId: string, since: number, newest: boolean): SegmentTimes[] {
     const s = this.statements;
-    const low = since;
-    const first = s.firstSeqSince.get(low);
+    const first = s.firstSeqSince.get(since);
     const last = s.lastSeq.get();
     if (first === null || first === undefined || last === null || last === undefined) return [];
     const segments = s.byRecord.all({
       first: bucketOf(first),
       last: bucketOf(last),
       hash: recordHash(recordId),
-      since: low,
+      since,
     });
     return inReadingOrder(segments, newest);
   }

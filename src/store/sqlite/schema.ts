@@ -5,10 +5,10 @@ import { emailSha256 } from '../../identifiers/email-hash.js';
 import { namesAtCompany } from '../../identifiers/record.js';
 import type { Person } from '../../schemas/person.js';
 import { packSegment, recordHash, SEGMENT_ENTRIES, SEGMENT_SPAN_MS } from '../sql/audit-segment.js';
-import { AUDIT_BUCKET_BITS } from '../sql/audit-segments.js';
 import { minutesTable } from '../sql/minutes.js';
 import { SESSIONS_TABLE } from '../sql/sessions.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
+import { AUDIT_BUCKET_BITS } from './audit.js';
 import { POSITIONS_MIGRATION, SEARCH_MIGRATION } from './search-schema.js';
 import { WEBHOOK_CLAIMER_MIGRATION, WEBHOOKS_MIGRATION } from './webhooks.js';
 

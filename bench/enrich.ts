@@ -206,3 +206,19 @@ export function startMatch(entity: 'people' | 'companies', input: string, db: st
   const command = [CLI, 'match', entity, input, ...dbArgs(db), ...args];
   return spawnChild(`enrich match ${entity}`, process.execPath, command, { cwd: ROOT, env: STORE_ENV });
 }
+
+/** A gauge or counter of the server's `/metrics`, undefined when it has none. */
+async function metric(origin: string, name: string): Promise<number | undefined> {
+  const text = await (await fetch(`${origin}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return line === undefined ? undefined : Number(line.split(' ').at(-1));
+}
+
+/** Seconds from `started` until the server's local index is in service. */
+export async function untilServing(origin: string, started: number): Promise<number> {
+  for (;;) {
+    if ((await metric(origin, 'enrich_local_index_serving')) === 1)
+      return (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -6,7 +6,7 @@ import { sqliteAuditStorage } from './audit-storage.js';
 import { obtainDataset } from './data-files.js';
 import { type LookupKind, type Sample, sampleLookups } from './dataset.js';
 import { type DuringFiles, type DuringRun, evolveManyChanges, measureDuring } from './during.js';
-import { createBenchKey, evolve, type RunningEnrich, serve } from './enrich.js';
+import { createBenchKey, evolve, type RunningEnrich, serve, untilServing } from './enrich.js';
 import { createFeedKey, type FeedRun, measureFeed } from './feed.js';
 import { measureImports, measurePostgresImports } from './imports.js';
 import { measureJsonServer } from './json-server.js';
@@ -38,16 +38,23 @@ import { treePeakRssBytes } from './system.js';
 
 const MILLION = 1_000_000;
 
-/** Enrich over the scratch PostgreSQL database, and its lookups placed after SQLite's of the same kind. */
+/**
+ * Enrich over the scratch PostgreSQL database, its local index in `work` and in service before it is
+ * measured, and its lookups placed after SQLite's of the same kind.
+ */
 async function addPostgresTargets(
   o: BenchOptions,
   database: ScratchDatabase,
+  work: string,
   sample: Sample,
   targets: Target[],
 ) {
-  const env = { DATABASE_URL: database.url };
+  const env = { DATABASE_URL: database.url, ENRICH_LOCAL_DIR: path.join(work, 'postgres-local') };
   const token = await createBenchKey('', env);
+  const started = performance.now();
   const running = await serve('', { workers: o.workers, env });
+  const seconds = await untilServing(running.origin, started);
+  say(`the PostgreSQL server's local index in service ${seconds.toFixed(1)} s after start`);
   const server = { origin: running.origin, pid: running.child.pid, databasePid: database.postmasterPid };
   for (const target of enrichTargets(server, token, sample, POSTGRES_LOOKUPS)) {
     const sqlite = targets.findIndex((t) => t.name === target.name);
@@ -106,7 +113,7 @@ async function lookupsAndCeiling(
       bulkTarget(BULK_ID, server, token, sample),
       bulkTarget(BULK_ID_UNACCOUNTED, bare, token, sample),
     );
-    if (postgres) overPostgres = await addPostgresTargets(o, postgres, sample, targets);
+    if (postgres) overPostgres = await addPostgresTargets(o, postgres, work, sample, targets);
     say(`lookups: ${targets.length} targets × ${o.runs} run(s) × ${o.warmup + o.duration} s`);
     const lookups = await measureRounds(targets, o);
     const atRate = await measureAtRate(idTarget, lookups.get('id')!, o);

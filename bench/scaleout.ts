@@ -16,7 +16,15 @@ import { openPostgresStore } from '../src/store/postgres/store.js';
 import type { RecordToStore } from '../src/store/records.js';
 import { build } from './build.js';
 import { COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS, sampleLookups } from './dataset.js';
-import { createBenchKey, generate, importFile, migrate, type RunningEnrich, serve } from './enrich.js';
+import {
+  createBenchKey,
+  generate,
+  importFile,
+  migrate,
+  type RunningEnrich,
+  serve,
+  untilServing,
+} from './enrich.js';
 import { say } from './log.js';
 import { enrichTargets, measureRounds, type Server, type Target } from './lookups.js';
 import { createScratchDatabase } from './postgres.js';
@@ -56,21 +64,6 @@ const pgEnv = (n: number) => ({
   DATABASE_URL: database.url,
   ENRICH_LOCAL_DIR: path.join(work, `local-${n}`),
 });
-
-async function metric(origin: string, name: string): Promise<number | undefined> {
-  const text = await (await fetch(`${origin}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return line === undefined ? undefined : Number(line.split(' ').at(-1));
-}
-
-/** Seconds from `started` until the server's local index is in service. */
-async function untilServing(origin: string, started: number): Promise<number> {
-  for (;;) {
-    if ((await metric(origin, 'enrich_local_index_serving')) === 1)
-      return (performance.now() - started) / 1000;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function transactions(): Promise<number> {
   const client = new pg.Client({ connectionString: database.url });

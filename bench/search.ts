@@ -1,7 +1,10 @@
 // npm run bench:search: the people searches alone, against stores already imported (say, a million people
 // imported once into SQLite and PostgreSQL), so that they can be measured again without importing again.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createBenchKey, serve } from './enrich.js';
+import { createBenchKey, serve, untilServing } from './enrich.js';
 import { entryHeading, int } from './format.js';
 import { loadGeneratorName } from './loadgen.js';
 import { say } from './log.js';
@@ -12,6 +15,7 @@ import { runScript } from './session.js';
 interface SearchBenchOptions extends LoadOptions {
   db?: string;
   postgres?: string;
+  localDir?: string;
   people: string;
   sample: number;
   seed: number;
@@ -24,6 +28,8 @@ const USAGE = `npm run bench:search -- --people FILE [--db FILE] [--postgres URL
   --people FILE      the data set's people file (NDJSON, gzip or not): searches are drawn from its records
   --db FILE          a SQLite store holding that data set (imported with enrich import)
   --postgres URL     a PostgreSQL database holding it (migrated and imported); at least one of the two
+  --local-dir DIR    the PostgreSQL server's local index (ENRICH_LOCAL_DIR; default: a new temporary one);
+                     measured once it is in service (at a million people, a new one takes minutes to build)
   --sample N         people to draw searches from (default 2000); --seed S (default 1)
   --duration S (10), --warmup S (2), --runs R (3), --connections C (50), --workers N (1), --wait-quiet S (0)
   --rev REV, --skip-build, --out FILE (default: print only) as for npm run bench
@@ -43,6 +49,7 @@ function parseOptions(argv: string[]): SearchBenchOptions {
     options: {
       db: string,
       postgres: string,
+      'local-dir': string,
       people: string,
       sample: string,
       seed: string,
@@ -68,6 +75,7 @@ function parseOptions(argv: string[]): SearchBenchOptions {
   return {
     db: v.db,
     postgres: v.postgres,
+    localDir: v['local-dir'],
     people: v.people,
     sample: count('sample', v.sample, 2000),
     seed: count('seed', v.seed, 1, 0),
@@ -88,23 +96,35 @@ runScript('bench:search', parseOptions, USAGE, async (session) => {
   const paths = await sampleSearches(o.people, o.sample, o.seed);
   const stores: Array<{ db: string; env: NodeJS.ProcessEnv; backend: SearchRow['backend'] }> = [];
   if (o.db) stores.push({ db: o.db, env: {}, backend: 'SQLite' });
-  if (o.postgres) stores.push({ db: '', env: { DATABASE_URL: o.postgres }, backend: 'PostgreSQL' });
+  const scratch =
+    o.postgres && !o.localDir ? mkdtempSync(path.join(tmpdir(), 'enrich-search-local-')) : undefined;
+  if (o.postgres) {
+    const env = { DATABASE_URL: o.postgres, ENRICH_LOCAL_DIR: o.localDir ?? scratch };
+    stores.push({ db: '', env, backend: 'PostgreSQL' });
+  }
   const rows: SearchRow[] = [];
   for (const store of stores) {
     const token = await createBenchKey(store.db, store.env);
+    const started = performance.now();
     const running = await serve(store.db, { workers: o.workers, env: store.env });
     try {
       const server = { origin: running.origin, pid: running.child.pid };
+      if (store.backend === 'PostgreSQL') {
+        const seconds = await untilServing(running.origin, started);
+        say(`the PostgreSQL server's local index in service ${seconds.toFixed(1)} s after start`);
+      }
       rows.push(...(await measureSearches(searchTargets(server, token, paths, store.backend), o)));
     } finally {
       await running.child.stop();
     }
   }
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
   say('done');
   const settings =
     `Searches drawn from ${int(o.sample)} people of ${o.people}; ${o.runs} run(s) at the maximum rate, medians ` +
     `quoted, then as many at 80% of it; ${o.duration} s per run after ${o.warmup} s of warm-up; ${o.connections} ` +
-    `connections; ${loadGeneratorName()}; ${o.workers} server process(es). Load average when the run started: ` +
+    `connections; ${loadGeneratorName()}; ${o.workers} server process(es)` +
+    `${o.postgres ? ', the PostgreSQL one measured once its local index was in service' : ''}. Load average when the run started: ` +
     `${session.loadAverage.map((n) => n.toFixed(2)).join(', ')}.`;
   return [
     entryHeading(session.date, session.command, session.machine, session.built),

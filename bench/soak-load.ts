@@ -3,12 +3,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MixedRequest, Token } from './soak-mix.js';
-import { runWrkScript } from './wrk.js';
+import { PACING, runWrkScript } from './wrk.js';
 
 /**
- * Every request is formatted once, in init(). With a rate, `delay` holds each connection until the next
- * free slot of one schedule (LuaJIT's ffi reads the monotonic clock): an open-loop, fixed rate whatever
- * the latency, as long as enough connections are free. `response` counts statuses by the class the echoed
+ * Every request is formatted once, in init(). With a rate, `PACING` holds each connection to one schedule.
+ * `response` counts statuses by the class the echoed
  * request id names; done() gathers the thread's counts and writes one JSON line.
  */
 const SCRIPT = `
@@ -38,26 +37,7 @@ request = function()
   return requests[i]
 end
 
-if rate > 0 then
-  local ffi = require("ffi")
-  ffi.cdef[[
-    typedef struct { long tv_sec; long tv_nsec; } soak_timespec;
-    int clock_gettime(int clock, soak_timespec *now);
-  ]]
-  local clock = ffi.new("soak_timespec")
-  local function now_ms()
-    ffi.C.clock_gettime(1, clock) -- CLOCK_MONOTONIC
-    return tonumber(clock.tv_sec) * 1000 + tonumber(clock.tv_nsec) / 1e6
-  end
-  local interval = 1000 / rate
-  local slot = 0
-  delay = function()
-    local now = now_ms()
-    if slot < now - 100 then slot = now end -- a stall is caught up for 100 ms at most
-    slot = slot + interval
-    return math.max(0, math.floor(slot - now))
-  end
-end
+${PACING}
 response = function(status, headers, body)
   local key = (headers["x-request-id"] or headers["X-Request-Id"] or "?") .. " " .. status
   counts[key] = (counts[key] or 0) + 1
@@ -171,9 +151,3 @@ export async function runMix(
     loadCpuSeconds: cpuSeconds,
   };
 }
-
-/**
- * Connections for a run at `rate`: enough that responses taking 50 ms on average still leave one free for
- * every slot; slower than that, the rate falls short (and the report shows it).
- */
-export const connectionsFor = (rate: number, atLeast: number) => Math.max(atLeast, Math.ceil(rate * 0.05));

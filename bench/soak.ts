@@ -7,11 +7,12 @@ import { obtainDataset } from './data-files.js';
 import { createKey, loadStore, serve } from './enrich.js';
 import { say } from './log.js';
 import { runScript } from './session.js';
-import { connectionsFor, type MixLoad, prepareMix, runMix, type Segment } from './soak-load.js';
+import { type MixLoad, prepareMix, runMix, type Segment } from './soak-load.js';
 import { drawPool, LIMITED_RATE, MIX, mixRequests } from './soak-mix.js';
 import { parseSoakOptions, SOAK_USAGE } from './soak-options.js';
 import { type Minute, renderSoakReport } from './soak-report.js';
 import { machineBusySeconds, type RssParts, treeCpuSeconds, treeRss } from './system.js';
+import { connectionsFor } from './wrk.js';
 
 const MINUTE_SECONDS = 60;
 const RSS_EVERY_MS = 5000;

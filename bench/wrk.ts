@@ -16,8 +16,42 @@ export const WRK_MISSING =
   'wrk is not installed: `apt-get install wrk` (Debian) gives the C load generator the benchmark uses; falling back to autocannon, whose JavaScript client needs a core of its own';
 
 /**
+ * Lua for a script whose `rate` is set: with a rate above 0, `delay` holds each connection until the next
+ * free slot of one schedule (LuaJIT's ffi reads the monotonic clock): an open-loop, fixed rate whatever the
+ * latency, as long as enough connections are free (`connectionsFor`).
+ */
+export const PACING = `
+if rate > 0 then
+  local ffi = require("ffi")
+  ffi.cdef[[
+    typedef struct { long tv_sec; long tv_nsec; } paced_timespec;
+    int clock_gettime(int clock, paced_timespec *now);
+  ]]
+  local clock = ffi.new("paced_timespec")
+  local function now_ms()
+    ffi.C.clock_gettime(1, clock) -- CLOCK_MONOTONIC
+    return tonumber(clock.tv_sec) * 1000 + tonumber(clock.tv_nsec) / 1e6
+  end
+  local interval = 1000 / rate
+  local slot = 0
+  delay = function()
+    local now = now_ms()
+    if slot < now - 100 then slot = now end -- a stall is caught up for 100 ms at most
+    slot = slot + interval
+    return math.max(0, math.floor(slot - now))
+  end
+end
+`;
+
+/**
+ * Connections for a run at `rate`: enough that responses taking 50 ms on average still leave one free for
+ * every slot; slower than that, the rate falls short (and the report shows it).
+ */
+export const connectionsFor = (rate: number, atLeast: number) => Math.max(atLeast, Math.ceil(rate * 0.05));
+
+/**
  * The script: cycles through the paths with `METHOD` (GET by default) or, given a file of bodies (one a line),
- * POSTs of the i-th body as JSON; `DELAY` ms between a connection's requests when rate-limited.
+ * POSTs of the i-th body as JSON; paced to `RATE` requests a second when it is set (`PACING`).
  */
 const SCRIPT = `
 local paths = {}
@@ -31,7 +65,7 @@ local posted = {}
 for name, value in pairs(wrk.headers) do posted[name] = value end
 posted["Content-Type"] = "application/json"
 local i = tonumber(os.getenv("ENRICH_OFFSET") or "0")
-local pause = tonumber(os.getenv("ENRICH_DELAY") or "0")
+local rate = tonumber(os.getenv("ENRICH_RATE") or "0")
 local method = os.getenv("ENRICH_METHOD") or "GET"
 request = function()
   i = i + 1
@@ -39,7 +73,7 @@ request = function()
   if bodies then return wrk.format("POST", paths[i], posted, bodies[i]) end
   return wrk.format(method, paths[i])
 end
-if pause > 0 then delay = function() return pause end end
+${PACING}
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('{"requests":%d,"durationUs":%d,"status":%d,"errors":%d,"p50":%d,"p99":%d}\\n',
@@ -108,7 +142,7 @@ async function wrk(
   seconds: number,
   files: { script: string; paths: string; bodies: string },
   connections: number,
-  delayMs: number,
+  rate: number,
   onStart?: (pid: number) => void,
 ): Promise<{ run: WrkRun; cpuSeconds: number }> {
   const { output, cpuSeconds } = await runWrkScript<WrkRun>(
@@ -118,7 +152,7 @@ async function wrk(
       env: {
         ENRICH_PATHS: files.paths,
         ENRICH_BODIES: files.bodies,
-        ENRICH_DELAY: String(delayMs),
+        ENRICH_RATE: String(rate),
         ENRICH_METHOD: spec.method ?? 'GET',
       },
       connections,
@@ -132,8 +166,8 @@ async function wrk(
 
 /**
  * Runs `spec` with wrk: the warm-up, then the measured run (`onMeasuring` is called as it starts). With
- * `overallRate`, each connection pauses 1 ms between requests and the number of connections is set by a
- * short calibration run so that together they offer about that rate (wrk paces in whole milliseconds).
+ * `overallRate`, both are paced by the script's schedule to that rate over the spec's connections (an open
+ * load: a slow answer does not lower the rate offered, as it would if each connection waited a fixed time).
  */
 export async function runWrk(spec: LoadSpec, onMeasuring: () => void): Promise<LoadResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'enrich-wrk-'));
@@ -146,18 +180,11 @@ export async function runWrk(spec: LoadSpec, onMeasuring: () => void): Promise<L
     writeFileSync(files.script, SCRIPT);
     writeFileSync(files.paths, `${spec.paths.join('\n')}\n`);
     if (spec.bodies) writeFileSync(files.bodies, `${spec.bodies.join('\n')}\n`);
-    let connections = spec.connections;
-    let delayMs = 0;
-    if (spec.overallRate !== undefined) {
-      delayMs = 1;
-      const probe = await wrk(spec, Math.max(2, spec.warmup), files, connections, delayMs);
-      const achieved = probe.run.requests / (probe.run.durationUs / 1e6);
-      connections = Math.max(1, Math.round((connections * spec.overallRate) / Math.max(1, achieved)));
-    } else if (spec.warmup > 0) {
-      await wrk(spec, spec.warmup, files, connections, delayMs);
-    }
+    const rate = spec.overallRate ?? 0;
+    const connections = rate > 0 ? connectionsFor(rate, spec.connections) : spec.connections;
+    if (spec.warmup > 0) await wrk(spec, spec.warmup, files, connections, rate);
     onMeasuring();
-    const { run, cpuSeconds } = await wrk(spec, spec.duration, files, connections, delayMs);
+    const { run, cpuSeconds } = await wrk(spec, spec.duration, files, connections, rate);
     const seconds = run.durationUs / 1e6;
     const ok = run.requests - run.status;
     return {

@@ -1,5 +1,6 @@
 // The previews a search returns: what a record says about reaching a person, never the contact details.
 import { parseLinkedinUrlOrSlug } from '../identifiers/linkedin.js';
+import type { PreviewKind, SearchHit } from '../store/search.js';
 import { isMobile } from './phones.js';
 
 type Json = Record<string, unknown>;
@@ -106,3 +107,15 @@ export function parseBody(body: string | Buffer): Json {
     return {};
   }
 }
+
+const PREVIEWS = { person: personPreview, personV1: personPreviewV1, company: companyPreview };
+/** The preview of each kind. */
+export type PreviewOf<K extends PreviewKind> = ReturnType<(typeof PREVIEWS)[K]>;
+
+/** The preview of `kind` of a record body. */
+export const previewBody = <K extends PreviewKind>(kind: K, body: string | Buffer): PreviewOf<K> =>
+  PREVIEWS[kind](parseBody(body)) as PreviewOf<K>;
+
+/** A hit's preview of `kind`: the one its store made, else one made of its body. */
+export const previewOf = <K extends PreviewKind>(kind: K, hit: SearchHit): PreviewOf<K> =>
+  'preview' in hit ? (hit.preview as PreviewOf<K>) : previewBody(kind, hit.body);

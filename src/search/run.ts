@@ -1,25 +1,16 @@
 // A search from request to answer, without HTTP: parse, resolve what needs the store, search, preview.
 
 import type { RecordStore } from '../store/records.js';
-import type {
-  PeopleFilters,
-  SearchHit,
-  SearchPage,
-  SearchQuery,
-  SearchStore,
-  SearchTotal,
-} from '../store/search.js';
+import type { PeopleFilters, SearchPage, SearchQuery, SearchStore, SearchTotal } from '../store/search.js';
 import { parseCompatibleSearch } from './compatible.js';
 import { encodeCursor } from './cursor.js';
 import { project } from './fields.js';
 import {
   type CompanyPreview,
-  companyPreview,
   type PersonPreview,
   type PersonPreviewV1,
-  parseBody,
-  personPreview,
-  personPreviewV1,
+  type PreviewOf,
+  previewOf,
 } from './preview.js';
 import { type CompanyDomain, parseCompanySearch, parsePeopleSearch } from './v1.js';
 
@@ -45,8 +36,9 @@ export async function compatibleSearch(
   allowed = Number.POSITIVE_INFINITY,
 ): Promise<Answered<CompatibleAnswer>> {
   const { query, params } = parseCompatibleSearch(queryString);
-  const { total, hits } = await store.searchPeople({ ...query, limit: Math.min(query.limit, allowed) });
-  const previews = hits.map((hit) => personPreview(parseBody(hit.body)));
+  const limit = Math.min(query.limit, allowed);
+  const { total, hits } = await store.searchPeople({ ...query, limit, preview: 'person' });
+  const previews = hits.map((hit) => previewOf('person', hit));
   return { body: { previews, total }, ids: hits.map((hit) => hit.id), params };
 }
 
@@ -68,20 +60,20 @@ interface PageBounds {
  * Asks for one result more than the page holds: its presence says whether there is a next page, whose
  * cursor counts the results served so far (the search window).
  */
-async function pageOf<T extends object>(
+async function pageOf<K extends 'personV1' | 'company'>(
   search: (query: SearchQuery<never>) => Promise<SearchPage>,
   query: SearchQuery<never>,
   bounds: PageBounds,
-  preview: (hit: SearchHit) => T,
+  preview: K,
   fields: string[] | undefined,
-): Promise<{ page: V1Page<T>; ids: string[] }> {
+): Promise<{ page: V1Page<PreviewOf<K>>; ids: string[] }> {
   const limit = Math.min(query.limit, bounds.allowed);
-  const { total, hits } = await search({ ...query, limit: limit + 1 });
+  const { total, hits } = await search({ ...query, limit: limit + 1, preview });
   const kept = hits.slice(0, limit);
   const last = kept.at(-1);
   const served = bounds.served + kept.length;
   const next = hits.length > limit && last ? encodeCursor({ rank: last.rank, id: last.id, served }) : null;
-  const results = kept.map((hit) => project(preview(hit), fields));
+  const results = kept.map((hit) => project(previewOf(preview, hit), fields));
   return { page: { total, results, next }, ids: kept.map((hit) => hit.id) };
 }
 
@@ -123,7 +115,7 @@ export async function peopleSearchV1(
     search,
     query as SearchQuery<never>,
     { served, allowed },
-    (hit) => personPreviewV1(parseBody(hit.body)),
+    'personV1',
     fields,
   );
   return { body: page, ids, params };
@@ -139,7 +131,7 @@ export async function companySearchV1(
     (q) => store.searchCompanies({ ...q, filters: query.filters }),
     query as SearchQuery<never>,
     { served, allowed },
-    (hit) => companyPreview(parseBody(hit.body)),
+    'company',
     fields,
   );
   return { body: page, ids, params };

@@ -43,12 +43,20 @@ export interface SortKey {
   id: string;
 }
 
+/** The previews an answer shows of its results (src/search/preview.ts makes them). */
+export type PreviewKind = 'person' | 'personV1' | 'company';
+
 export interface SearchQuery<F> {
   filters: F;
   /** Free text: every word in one of the entity's text fields; ranks results (see wordScore). */
   q?: string[];
   start?: PageStart;
   limit: number;
+  /**
+   * The preview the answer will show of each result. A store may then hold each hit's preview rather than
+   * its body: a search thread does, so that the bodies it read never cross to the event loop.
+   */
+  preview?: PreviewKind;
 }
 
 /**
@@ -60,12 +68,8 @@ export interface SearchTotal {
   relation: 'eq' | 'gte';
 }
 
-/** One result: its record's id and stored body, and its rank. */
-export interface SearchHit {
-  id: string;
-  body: string;
-  rank: number;
-}
+/** One result: its record's id and rank, and its stored body or (see `SearchQuery.preview`) its preview. */
+export type SearchHit = { id: string; rank: number } & ({ body: string } | { preview: object });
 
 export interface SearchPage {
   total: SearchTotal;

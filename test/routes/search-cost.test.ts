@@ -12,6 +12,7 @@ import { issueKey } from '../../src/auth/keys.js';
 import { generatePeople } from '../../src/generate/index.js';
 import { Invalid, prepareLine } from '../../src/ingest/prepare.js';
 import type { Person } from '../../src/schemas/person.js';
+import { previewBody } from '../../src/search/preview.js';
 import type { RecordToStore } from '../../src/store/records.js';
 import type { PeopleFilters, SearchHit, SearchPage, SearchQuery } from '../../src/store/search.js';
 import { TOTAL_CAP } from '../../src/store/search.js';
@@ -22,6 +23,9 @@ import { TurnSnapshot } from '../../src/store/sqlite/snapshot.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
 
 /** Enough people that one free-text search matching most of them takes the event loop for a while. */
+/** A hit's body: every search here asks for no preview. */
+const bodyOf = (hit: SearchHit) => ('body' in hit ? hit.body : expect.unreachable('a hit without its body'));
+
 const PEOPLE = 60_000;
 
 describe('costly searches on a store of generated people', () => {
@@ -144,7 +148,7 @@ describe('costly searches on a store of generated people', () => {
     });
     afterAll(() => db?.close());
 
-    const companyOf = (hit: SearchHit) => (JSON.parse(hit.body) as Person).current_company!.id!;
+    const companyOf = (hit: SearchHit) => (JSON.parse(bodyOf(hit)) as Person).current_company!.id!;
     const expectStopped = (page: SearchPage) => {
       expect(page.total.relation).toBe('gte');
       expect(page.total.value).toBeLessThan(exact);
@@ -200,6 +204,23 @@ describe('costly searches on a store of generated people', () => {
       try {
         expectStopped(await thread.search('people', broad));
         expect(await thread.search('people', narrow())).toEqual(unbounded.searchNow('people', narrow()));
+      } finally {
+        await thread.close();
+      }
+    });
+
+    it('answers with the preview of each result when asked for one, made of the body it read', async () => {
+      const thread = new SearchThread(join(dir, 'enrich.db'), budgetMs);
+      try {
+        const read = unbounded.searchNow('people', narrow());
+        expect(read.hits.length).toBeGreaterThan(0);
+        for (const kind of ['person', 'personV1'] as const) {
+          const page = await thread.search('people', { ...narrow(), preview: kind });
+          expect(page.total).toEqual(read.total);
+          expect(page.hits).toEqual(
+            read.hits.map((hit) => ({ id: hit.id, rank: hit.rank, preview: previewBody(kind, bodyOf(hit)) })),
+          );
+        }
       } finally {
         await thread.close();
       }

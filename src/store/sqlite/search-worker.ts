@@ -2,6 +2,7 @@
 // text matching much of a large store) never holds the event loop that answers lookups.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { previewOf } from '../../search/preview.js';
 import type { SearchPage, SearchQuery } from '../search.js';
 import { applyPragmas } from './schema.js';
 import { SqliteSearch } from './search.js';
@@ -30,7 +31,12 @@ const search = new SqliteSearch(db, new TurnSnapshot(db), budgetMs);
 parentPort!.on('message', ({ id, entity, query }: SearchRequest) => {
   let reply: SearchReply;
   try {
-    reply = { id, page: search.searchNow(entity, query) };
+    const page = search.searchNow(entity, query);
+    // The previews are made here: the bodies read stay on this thread.
+    const { preview } = query;
+    if (preview)
+      page.hits = page.hits.map((hit) => ({ id: hit.id, rank: hit.rank, preview: previewOf(preview, hit) }));
+    reply = { id, page };
   } catch (error) {
     reply = { id, failure: error instanceof Error ? error.message : String(error) };
   }

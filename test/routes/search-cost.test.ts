@@ -209,6 +209,14 @@ describe('costly searches on a store of generated people', () => {
       }
     });
 
+    it('answers the searches it was sent before it closes', async () => {
+      const thread = new SearchThread(join(dir, 'enrich.db'), budgetMs);
+      const sent = Array.from({ length: 5 }, () => thread.search('people', narrow()));
+      await thread.close();
+      const want = unbounded.searchNow('people', narrow());
+      for (const page of await Promise.all(sent)) expect(page).toEqual(want);
+    });
+
     it('answers with the preview of each result when asked for one, made of the body it read', async () => {
       const thread = new SearchThread(join(dir, 'enrich.db'), budgetMs);
       try {

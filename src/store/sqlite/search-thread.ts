@@ -14,6 +14,8 @@ export class SearchThread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  /** Searches sent and not yet answered, for close() to wait on. */
+  private readonly unanswered = new Set<Promise<SearchPage>>();
   /** False once the worker has failed or stopped: the store then searches on its own connection again. */
   running = true;
 
@@ -40,14 +42,23 @@ export class SearchThread {
   /** One search's page, from the worker's own read transaction. */
   search(entity: SearchRequest['entity'], query: SearchQuery<unknown>): Promise<SearchPage> {
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
+    const page = new Promise<SearchPage>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ id, entity, query } satisfies SearchRequest);
     });
+    this.unanswered.add(page);
+    const answered = () => this.unanswered.delete(page);
+    page.then(answered, answered);
+    return page;
   }
 
+  /**
+   * Ends the worker once the searches it was sent are answered (each is bounded by its budget): a server
+   * stops after its connections close, and a search whose client has gone is still answered, not failed.
+   */
   async close(): Promise<void> {
     this.running = false;
+    await Promise.allSettled(this.unanswered);
     await this.worker.terminate();
   }
 }

@@ -2,16 +2,16 @@
 
 import type { RecordStore } from '../store/records.js';
 import type { PeopleFilters, SearchPage, SearchQuery, SearchStore, SearchTotal } from '../store/search.js';
-import { parseCompatibleSearch } from './compatible.js';
-import { encodeCursor } from './cursor.js';
-import { project } from './fields.js';
 import {
   type CompanyPreview,
   type PersonPreview,
   type PersonPreviewV1,
   type PreviewOf,
   previewOf,
-} from './preview.js';
+} from '../store/search-preview.js';
+import { parseCompatibleSearch } from './compatible.js';
+import { encodeCursor } from './cursor.js';
+import { project } from './fields.js';
 import { type CompanyDomain, parseCompanySearch, parsePeopleSearch } from './v1.js';
 
 /** What a search answered: the body to send, the ids it disclosed, and the filters used. */

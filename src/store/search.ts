@@ -43,7 +43,7 @@ export interface SortKey {
   id: string;
 }
 
-/** The previews an answer shows of its results (src/search/preview.ts makes them). */
+/** The previews an answer shows of its results (search-preview.ts makes them). */
 export type PreviewKind = 'person' | 'personV1' | 'company';
 
 export interface SearchQuery<F> {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { businessLine, landline, mobile, PHONE_STYLES } from '../../src/generate/phones.js';
 import { AU_REGIONS, NZ_REGIONS } from '../../src/generate/places.js';
 import { recordRng } from '../../src/generate/random.js';
-import { isMobile } from '../../src/search/phones.js';
+import { isMobile } from '../../src/store/search-phones.js';
 
 const STYLES = PHONE_STYLES.values;
 

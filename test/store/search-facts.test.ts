@@ -3,8 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generatePeople } from '../../src/generate/index.js';
-import { personPreview } from '../../src/search/preview.js';
 import { companyFacts, MAX_POSITION_BYTES, personFacts } from '../../src/store/search-facts.js';
+import { personPreview } from '../../src/store/search-preview.js';
 import { departmentId } from '../../src/vocabulary/departments.js';
 import { countryOf, stateKey } from '../../src/vocabulary/places.js';
 import { seniorityId } from '../../src/vocabulary/seniorities.js';

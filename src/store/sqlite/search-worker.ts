@@ -2,8 +2,8 @@
 // text matching much of a large store) never holds the event loop that answers lookups.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { previewOf } from '../../search/preview.js';
 import type { SearchPage, SearchQuery } from '../search.js';
+import { previewOf } from '../search-preview.js';
 import { applyPragmas } from './schema.js';
 import { SqliteSearch } from './search.js';
 import { TurnSnapshot } from './snapshot.js';

@@ -1,7 +1,7 @@
 // The previews a search returns: what a record says about reaching a person, never the contact details.
 import { parseLinkedinUrlOrSlug } from '../identifiers/linkedin.js';
-import type { PreviewKind, SearchHit } from '../store/search.js';
-import { isMobile } from './phones.js';
+import type { PreviewKind, SearchHit } from './search.js';
+import { isMobile } from './search-phones.js';
 
 type Json = Record<string, unknown>;
 
@@ -54,7 +54,7 @@ function profileSlug(linkedin: unknown): string | null {
 /**
  * The deployed search's preview of a person record: `has_email` is at least one work e-mail,
  * `has_personal_email` one personal, `has_phone` one phone, `has_dnd_phone` one marked `is_dnd`, and
- * `has_mobile` one that is an Australian or New Zealand mobile (phones.ts).
+ * `has_mobile` one that is an Australian or New Zealand mobile (search-phones.ts).
  */
 export function personPreview(person: Json): PersonPreview {
   const emails = asObject(person.emails);

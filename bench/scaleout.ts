@@ -43,8 +43,19 @@ const { values: v } = parseArgs({
     writes: { type: 'string', default: '100' },
     sample: { type: 'string', default: '20000' },
     'build-only': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
   },
 });
+if (v.help) {
+  process.stdout.write(
+    'npm run bench:scaleout -- [--postgres URL] [--people N] [--duration S] [--warmup S] [--runs N]\n' +
+      '  [--connections C] [--writes N] [--sample N] [--build-only]\n' +
+      'Imports one generated set into SQLite and a scratch PostgreSQL database (on the server URL names,\n' +
+      'default postgres://postgres@127.0.0.1:5432/test), compares every lookup kind on both by wrk, and\n' +
+      "times a new server's index build and the freshness of writes across three servers.\n",
+  );
+  process.exit(0);
+}
 const people = Number(v.people);
 const companies = Math.max(100, Math.round(people * 0.15));
 const load = {

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { BUILD_DIR, ROOT } from './build.js';
 import { type Child, runToEnd, spawnChild, waitForLine } from './children.js';
+import { say } from './log.js';
 
 const CLI = path.join(BUILD_DIR, 'cli', 'main.js');
 const MINUTE = 60_000;
@@ -220,5 +221,22 @@ export async function untilServing(origin: string, started: number): Promise<num
     if ((await metric(origin, 'enrich_local_index_serving')) === 1)
       return (performance.now() - started) / 1000;
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * `serve` over PostgreSQL (`env` names the database and ENRICH_LOCAL_DIR), resolved once the server's local
+ * index is in service, as a deployment serves: a server measured while it builds is measured building.
+ */
+export async function serveFromLocalIndex(opts: { workers?: number; env: NodeJS.ProcessEnv }) {
+  const started = performance.now();
+  const running = await serve('', opts);
+  try {
+    const seconds = await untilServing(running.origin, started);
+    say(`the PostgreSQL server's local index in service ${seconds.toFixed(1)} s after start`);
+    return running;
+  } catch (error) {
+    await running.child.stop();
+    throw error;
   }
 }

@@ -6,7 +6,7 @@ import { sqliteAuditStorage } from './audit-storage.js';
 import { obtainDataset } from './data-files.js';
 import { type LookupKind, type Sample, sampleLookups } from './dataset.js';
 import { type DuringFiles, type DuringRun, evolveManyChanges, measureDuring } from './during.js';
-import { createBenchKey, evolve, type RunningEnrich, serve, untilServing } from './enrich.js';
+import { createBenchKey, evolve, type RunningEnrich, serve, serveFromLocalIndex } from './enrich.js';
 import { createFeedKey, type FeedRun, measureFeed } from './feed.js';
 import { measureImports, measurePostgresImports } from './imports.js';
 import { measureJsonServer } from './json-server.js';
@@ -51,10 +51,7 @@ async function addPostgresTargets(
 ) {
   const env = { DATABASE_URL: database.url, ENRICH_LOCAL_DIR: path.join(work, 'postgres-local') };
   const token = await createBenchKey('', env);
-  const started = performance.now();
-  const running = await serve('', { workers: o.workers, env });
-  const seconds = await untilServing(running.origin, started);
-  say(`the PostgreSQL server's local index in service ${seconds.toFixed(1)} s after start`);
+  const running = await serveFromLocalIndex({ workers: o.workers, env });
   const server = { origin: running.origin, pid: running.child.pid, databasePid: database.postmasterPid };
   for (const target of enrichTargets(server, token, sample, POSTGRES_LOOKUPS)) {
     const sqlite = targets.findIndex((t) => t.name === target.name);

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createBenchKey, serve, untilServing } from './enrich.js';
+import { createBenchKey, serve, serveFromLocalIndex } from './enrich.js';
 import { entryHeading, int } from './format.js';
 import { loadGeneratorName } from './loadgen.js';
 import { say } from './log.js';
@@ -105,14 +105,12 @@ runScript('bench:search', parseOptions, USAGE, async (session) => {
   const rows: SearchRow[] = [];
   for (const store of stores) {
     const token = await createBenchKey(store.db, store.env);
-    const started = performance.now();
-    const running = await serve(store.db, { workers: o.workers, env: store.env });
+    const opts = { workers: o.workers, env: store.env };
+    const running = await (store.backend === 'PostgreSQL'
+      ? serveFromLocalIndex(opts)
+      : serve(store.db, opts));
     try {
       const server = { origin: running.origin, pid: running.child.pid };
-      if (store.backend === 'PostgreSQL') {
-        const seconds = await untilServing(running.origin, started);
-        say(`the PostgreSQL server's local index in service ${seconds.toFixed(1)} s after start`);
-      }
       rows.push(...(await measureSearches(searchTargets(server, token, paths, store.backend), o)));
     } finally {
       await running.child.stop();

@@ -7,8 +7,8 @@ import { PACING, runWrkScript } from './wrk.js';
 
 /**
  * Every request is formatted once, in init(). With a rate, `PACING` holds each connection to one schedule.
- * `response` counts statuses by the class the echoed
- * request id names; done() gathers the thread's counts and writes one JSON line.
+ * `response` counts statuses by the class the echoed request id names; done() gathers the thread's counts
+ * and writes one JSON line.
  */
 const SCRIPT = `
 local threads = {}

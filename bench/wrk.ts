@@ -168,8 +168,8 @@ async function wrk(
 
 /**
  * Runs `spec` with wrk: the warm-up, then the measured run (`onMeasuring` is called as it starts). With
- * `overallRate`, both are paced by the script's schedule to that rate over the spec's connections (an open
- * load: a slow answer does not lower the rate offered, as it would if each connection waited a fixed time).
+ * `overallRate`, both are paced by the script's schedule to that rate over `connectionsFor` it (an open load:
+ * a slow answer does not lower the rate offered, as it would if each connection waited a fixed time).
  */
 export async function runWrk(spec: LoadSpec, onMeasuring: () => void): Promise<LoadResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'enrich-wrk-'));

@@ -8,14 +8,14 @@ import type { SearchReply, SearchRequest, SearchWorkerInput } from './search-wor
 interface Pending {
   resolve(page: SearchPage): void;
   reject(error: Error): void;
+  /** The page promised, for close() to wait on. */
+  page: Promise<SearchPage>;
 }
 
 export class SearchThread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
-  /** Searches sent and not yet answered, for close() to wait on. */
-  private readonly unanswered = new Set<Promise<SearchPage>>();
   /** False once the worker has failed or stopped: the store then searches on its own connection again. */
   running = true;
 
@@ -42,13 +42,10 @@ export class SearchThread {
   /** One search's page, from the worker's own read transaction. */
   search(entity: SearchRequest['entity'], query: SearchQuery<unknown>): Promise<SearchPage> {
     const id = this.nextId++;
-    const page = new Promise<SearchPage>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, entity, query } satisfies SearchRequest);
-    });
-    this.unanswered.add(page);
-    const answered = () => this.unanswered.delete(page);
-    page.then(answered, answered);
+    let settle!: Pick<Pending, 'resolve' | 'reject'>;
+    const page = new Promise<SearchPage>((resolve, reject) => (settle = { resolve, reject }));
+    this.pending.set(id, { ...settle, page });
+    this.worker.postMessage({ id, entity, query } satisfies SearchRequest);
     return page;
   }
 
@@ -58,7 +55,7 @@ export class SearchThread {
    */
   async close(): Promise<void> {
     this.running = false;
-    await Promise.allSettled(this.unanswered);
+    await Promise.allSettled([...this.pending.values()].map((waiting) => waiting.page));
     await this.worker.terminate();
   }
 }

@@ -37,8 +37,8 @@ export const UNACCOUNTED_ID = 'id, unaccounted';
 /** Bulk lookups of BULK_ITEMS people by `id` per request, against Enrich and against the unaccounted one. */
 export const BULK_ID = `bulk of ${BULK_ITEMS} by id`;
 export const BULK_ID_UNACCOUNTED = `bulk of ${BULK_ITEMS} by id, unaccounted`;
-/** With --postgres: lookups against a second Enrich serving the same data set from PostgreSQL. */
-export const POSTGRES_LOOKUPS = ['id', 'work_email'] as const;
+/** With --postgres: every kind of lookup against a second Enrich serving the same data set from PostgreSQL. */
+export const POSTGRES_LOOKUPS: readonly LookupKind[] = [...PERSON_LOOKUPS, ...COMPANY_LOOKUPS];
 export const postgresTarget = (kind: LookupKind) => `${kind}, PostgreSQL`;
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -25,6 +25,20 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
   }
 }
 
+/**
+ * Transactions the database `url` names has committed or rolled back so far (pg_stat_database, read fresh):
+ * the difference over a run is what the run cost PostgreSQL in transactions.
+ */
+export async function transactionCount(url: string): Promise<number> {
+  return withClient(url, async (client) => {
+    await client.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await client.query<{ n: string }>(
+      'SELECT (xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return Number(rows[0]!.n);
+  });
+}
+
 /** The parent of a backend process, when both are PostgreSQL processes on this machine. */
 function localPostmaster(backendPid: number): number | undefined {
   try {

@@ -25,8 +25,16 @@ export interface BenchResults {
   built: string;
   date: Date;
   imports: ImportRun[];
-  /** With --postgres: the same imports into PostgreSQL, and the server they ran on. */
-  postgres?: { version: string; local: boolean; imports: PostgresImports['runs'] };
+  /**
+   * With --postgres: the same imports into PostgreSQL, the server they ran on, and the transactions its
+   * database committed while every lookup round ran (the PostgreSQL server's lookups are the only ones on it).
+   */
+  postgres?: {
+    version: string;
+    local: boolean;
+    imports: PostgresImports['runs'];
+    lookupTransactions: number;
+  };
   lookups: Map<string, Measured[]>;
   atRate: AtRate;
   /** The people searches, per store; none with --skip-search. */

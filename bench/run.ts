@@ -29,7 +29,7 @@ import {
 import { measureMatches } from './match-run.js';
 import { measurePeakRss } from './memory.js';
 import { type BenchOptions, parseBenchOptions, USAGE } from './options.js';
-import type { ScratchDatabase } from './postgres.js';
+import { type ScratchDatabase, transactionCount } from './postgres.js';
 import { renderReport } from './report.js';
 import type { BenchResults } from './results.js';
 import { measureSearches, type SearchRow, sampleSearches, searchTargets } from './searches.js';
@@ -112,7 +112,10 @@ async function lookupsAndCeiling(
     );
     if (postgres) overPostgres = await addPostgresTargets(o, postgres, work, sample, targets);
     say(`lookups: ${targets.length} targets × ${o.runs} run(s) × ${o.warmup + o.duration} s`);
+    const transactionsBefore = postgres ? await transactionCount(postgres.url) : 0;
     const lookups = await measureRounds(targets, o);
+    // Every transaction of the scratch database over the rounds: only the PostgreSQL server's lookups touch it.
+    const postgresTransactions = postgres ? (await transactionCount(postgres.url)) - transactionsBefore : 0;
     const atRate = await measureAtRate(idTarget, lookups.get('id')!, o);
     const mainPeakRssBytes = treePeakRssBytes(enrich.child.pid);
     const searchServers: Array<{ server: Server; token: string; backend: SearchRow['backend'] }> = [
@@ -135,7 +138,15 @@ async function lookupsAndCeiling(
       `during: ${o.runs} run(s) of id lookups alone, during a refresh, during job changes' webhook deliveries`,
     );
     const duringRuns: DuringRun[] = await measureDuring(idTarget, db, during, o);
-    return { lookups, atRate, mainPeakRssBytes, searches: searchRows, feed, during: duringRuns };
+    return {
+      lookups,
+      atRate,
+      mainPeakRssBytes,
+      searches: searchRows,
+      feed,
+      during: duringRuns,
+      postgresTransactions,
+    };
   } finally {
     await ceiling.child.stop();
     await unaccounted.child.stop();
@@ -178,13 +189,21 @@ runScript('bench', parseBenchOptions, USAGE, async (session) => {
   say(`import: ${o.runs} run(s)`);
   const imports = await measureImports(files, sizes, work, o.runs, evolved);
   const pg = o.postgres ? await measurePostgresImports(files, sizes, o.postgres, o.runs) : undefined;
-  const load = await lookupsAndCeiling(o, imports.db, work, sample, pg?.database, files.people, {
-    original: files.people,
-    evolved: evolved.people,
-    manyChanges: many.file,
-    jobChanges: many.jobChanges,
-    people: o.people,
-  }).finally(() => pg?.database.drop());
+  const { postgresTransactions, ...load } = await lookupsAndCeiling(
+    o,
+    imports.db,
+    work,
+    sample,
+    pg?.database,
+    files.people,
+    {
+      original: files.people,
+      evolved: evolved.people,
+      manyChanges: many.file,
+      jobChanges: many.jobChanges,
+      people: o.people,
+    },
+  ).finally(() => pg?.database.drop());
   // Every lookup run audited into the main store, folded as its server stopped.
   const audit = sqliteAuditStorage(imports.db);
   // After the lookups, with their servers stopped: the list has the cores to itself.
@@ -193,6 +212,7 @@ runScript('bench', parseBenchOptions, USAGE, async (session) => {
     version: pg.database.version,
     local: pg.database.postmasterPid !== undefined,
     imports: pg.runs,
+    lookupTransactions: postgresTransactions,
   };
   const jsonServer = await jsonServerSizes(o, files.people, work, sample);
   const memory = await memoryFigures(o, work);

@@ -27,7 +27,7 @@ import {
 } from './enrich.js';
 import { say } from './log.js';
 import { enrichTargets, measureRounds, type Server, type Target } from './lookups.js';
-import { createScratchDatabase } from './postgres.js';
+import { createScratchDatabase, transactionCount } from './postgres.js';
 import { median, p99 } from './stats.js';
 import { treePeakRssBytes } from './system.js';
 import { WRK_MISSING, wrkAvailable } from './wrk.js';
@@ -75,20 +75,6 @@ const pgEnv = (n: number) => ({
   DATABASE_URL: database.url,
   ENRICH_LOCAL_DIR: path.join(work, `local-${n}`),
 });
-
-async function transactions(): Promise<number> {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    await client.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await client.query<{ n: string }>(
-      'SELECT (xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname = current_database()',
-    );
-    return Number(rows[0]!.n);
-  } finally {
-    await client.end();
-  }
-}
 
 const duSync = (dir: string) => Number(execFileSync('du', ['-sb', dir]).toString().split('\t')[0]);
 
@@ -152,9 +138,9 @@ async function compare({ files, db, env }: Awaited<ReturnType<typeof prepare>>):
     const [target] = enrichTargets(pgServer, pgToken, sample, [kind]);
     targets.push({ ...target!, name: `${kind}, PostgreSQL` });
   }
-  const xactsBefore = await transactions();
+  const xactsBefore = await transactionCount(database.url);
   const measured = await measureRounds(targets, load);
-  const xacts = (await transactions()) - xactsBefore;
+  const xacts = (await transactionCount(database.url)) - xactsBefore;
   const rows: string[][] = [];
   let pgRequests = 0;
   for (const kind of kinds) {

@@ -1,11 +1,18 @@
 // The issue's targets beside what a run measured, and the notes a reader needs to judge the figures.
 import { bulkShare } from './bulk-report.js';
-import { BULK_ITEMS } from './dataset.js';
+import { BULK_ITEMS, type LookupKind } from './dataset.js';
 import type { ImportSummary } from './enrich.js';
 import { cores, int, mib, ms, table, times } from './format.js';
 import type { PostgresImportRun } from './imports.js';
 import { loadGeneratorName } from './loadgen.js';
-import { atRateLatency, BULK_ID_UNACCOUNTED, CEILING_PEOPLE, UNACCOUNTED_ID } from './lookups.js';
+import {
+  atRateLatency,
+  BULK_ID_UNACCOUNTED,
+  CEILING_PEOPLE,
+  POSTGRES_LOOKUPS,
+  postgresTarget,
+  UNACCOUNTED_ID,
+} from './lookups.js';
 import { FLAT_MEMORY_GROWTH, matchVerdicts, TARGET_ROWS_PER_SECOND } from './match-run.js';
 import type { MemoryFigure } from './memory.js';
 import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
@@ -21,6 +28,40 @@ function accountingRow(r: BenchResults, verdict: (ok: boolean | undefined) => st
     '≥ 0.90',
     share === undefined ? '–' : `${times(share)} (${times(perCoreShare!)} per core)`,
     verdict(share === undefined ? undefined : share >= 0.9),
+  ];
+}
+
+/**
+ * Issue 22: every kind of lookup on the PostgreSQL server (answered from its local index) as a share of the
+ * same lookups on SQLite, the worst kind judged; and PostgreSQL's transactions per lookup over the rounds.
+ */
+function postgresLookupRows(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[][] {
+  if (!r.postgres) return [];
+  const shares = POSTGRES_LOOKUPS.map((kind: LookupKind) => ({
+    kind,
+    share: rps(r.lookups.get(postgresTarget(kind))) / rps(r.lookups.get(kind)),
+  }));
+  const worst = shares.reduce((a, b) => (b.share < a.share ? b : a));
+  // Each run's warm-up was served too: the rate held over its whole length.
+  const seconds = r.options.warmup + r.options.duration;
+  const lookups = POSTGRES_LOOKUPS.flatMap((kind) => r.lookups.get(postgresTarget(kind)) ?? []).reduce(
+    (sum, m) => sum + m.rps * seconds,
+    0,
+  );
+  const perLookup = r.postgres.lookupTransactions / Math.max(1, lookups);
+  return [
+    [
+      'lookups on PostgreSQL (its local index) ÷ the same on SQLite, worst kind',
+      '≥ 0.90',
+      `${times(worst.share)} (\`${worst.kind}\`; ${shares.map((x) => `${x.kind} ${times(x.share)}`).join(', ')})`,
+      verdict(worst.share >= 0.9),
+    ],
+    [
+      'PostgreSQL transactions per lookup on it (pg_stat_database over the rounds)',
+      '≤ 0.01',
+      `${perLookup.toFixed(4)} (${int(r.postgres.lookupTransactions)} over about ${int(lookups)})`,
+      verdict(perLookup <= 0.01),
+    ],
   ];
 }
 
@@ -137,6 +178,7 @@ export function targetTable(r: BenchResults): string {
     importerRssRow(r, verdict),
     auditStorageRow(r, verdict),
     ...postgresImportRows(r, verdict),
+    ...postgresLookupRows(r, verdict),
     [
       'anonymous RSS (RssAnon) at 1,000,000 people',
       '≤ 250 MB',

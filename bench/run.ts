@@ -117,6 +117,11 @@ async function lookupsAndCeiling(
     // Every transaction of the scratch database over the rounds: only the PostgreSQL server's lookups touch it.
     const postgresTransactions = postgres ? (await transactionCount(postgres.url)) - transactionsBefore : 0;
     const atRate = await measureAtRate(idTarget, lookups.get('id')!, o);
+    // Done with: nothing after this may share the cores with them, and the unaccounted server, on the same
+    // store, would run a second webhook dispatcher during the delivery rows (one not allowed to reach this
+    // machine's receiver, whose claims failed and waited for their retry).
+    await ceiling.child.stop();
+    await unaccounted.child.stop();
     const mainPeakRssBytes = treePeakRssBytes(enrich.child.pid);
     const searchServers: Array<{ server: Server; token: string; backend: SearchRow['backend'] }> = [
       { server, token, backend: 'SQLite' },
@@ -130,6 +135,7 @@ async function lookupsAndCeiling(
       searchServers.push({ server: pgServer, token: overPostgres.token, backend: 'PostgreSQL' });
     }
     const searchRows = await searches(o, peopleFile, searchServers);
+    await overPostgres?.running.child.stop();
     const feed: FeedRun[] = [];
     const feedToken = await createFeedKey(db);
     say(`feed: ${o.runs} run(s) of one reader through the change log`);

@@ -8,6 +8,14 @@ import { connected, DEAD_REDIS_URL, dropPrefix, policy, testPrefix } from '../cl
 
 const prefix = testPrefix();
 
+// The counters' clock runs in this month: Redis expires a period's count two days after the period ends by
+// its own clock, so a period of a fixed month would already be gone once that month is over.
+const today = new Date();
+const month = (offset: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + offset, 1));
+const periodOf = (date: Date) => date.toISOString().slice(0, 7);
+const PERIOD = periodOf(month(0));
+const NEXT_PERIOD = periodOf(month(1));
+
 /** A reservation as a promise: a counter answers at once (and throws a 402 at once) from a lease it holds. */
 const reserving = (counter: RedisQuotaCounter, key: ApiKey) =>
   Promise.resolve().then(() => counter.reserve(key));
@@ -30,7 +38,7 @@ describe('monthly quotas in Redis', () => {
 
   beforeEach(() => {
     store = openSqliteStore(':memory:');
-    now = new Date('2026-11-22T10:00:00Z');
+    now = new Date(month(0).getTime() + 14 * 86_400_000 + 10 * 3_600_000); // the 15th, 10:00
   });
   afterEach(async () => {
     await Promise.all(counters.splice(0).map((c) => c.close()));
@@ -73,11 +81,11 @@ describe('monthly quotas in Redis', () => {
 
   it('start a period from the count in the store, which the accounting journal keeps (not the counter)', async () => {
     const { key } = await issueKey(store, { name: 'metered', quota: 5 });
-    await store.addQuotaUse('2026-11', new Map([[key.id, 3]]));
+    await store.addQuotaUse(PERIOD, new Map([[key.id, 3]]));
     const { counter: quota } = await counter();
     expect((await quota.reserve(key))!.settle(true)).toBe(1);
     await quota.close();
-    expect(await store.quotaUsed(key.id, '2026-11')).toBe(3);
+    expect(await store.quotaUsed(key.id, PERIOD)).toBe(3);
   });
 
   it('start afresh next month and expire a month two days after it ends', async () => {
@@ -85,10 +93,12 @@ describe('monthly quotas in Redis', () => {
     const { key } = await issueKey(store, { name: 'metered', quota: 1 });
     (await quota.reserve(key))!.settle(true);
     await expect(reserving(quota, key)).rejects.toMatchObject({ code: 'quota_exceeded' });
-    now = new Date('2026-12-01T00:00:01Z');
+    now = new Date(month(1).getTime() + 1000);
     expect((await quota.reserve(key))!.settle(false)).toBe(1);
-    const expiresAt = await client.expiretime(`${prefix}quota:{${key.id}:2026-11}:used`);
-    expect(expiresAt).toBe(Date.UTC(2026, 11, 3) / 1000);
+    const expiresAt = await client.expiretime(`${prefix}quota:{${key.id}:${PERIOD}}:used`);
+    expect(expiresAt).toBe(month(1).getTime() / 1000 + 2 * 86_400);
+    expect(periodExpiry(NEXT_PERIOD)).toBe(month(2).getTime() / 1000 + 2 * 86_400);
+    // December's count expires on 3 January of the next year.
     expect(periodExpiry('2026-12')).toBe(Date.UTC(2027, 0, 3) / 1000);
   });
 
@@ -120,7 +130,7 @@ describe('monthly quotas in Redis', () => {
 
   it('seed a bulk grant from the count in the store', async () => {
     const { key } = await issueKey(store, { name: 'metered', quota: 5 });
-    await store.addQuotaUse('2026-11', new Map([[key.id, 4]]));
+    await store.addQuotaUse(PERIOD, new Map([[key.id, 4]]));
     const { counter: quota } = await counter();
     const grant = (await quota.reserveItems(key, 3))!;
     expect(grant.granted).toBe(1);

@@ -121,25 +121,22 @@ const load = (target: Target, o: LoadOptions, duration: number): Promise<Measure
   );
 
 /**
- * A watch on the SQLite store `db`'s change log, read through a connection of its own: `first()` resolves
- * once an entry past those it held when the watch began is committed (polled every 10 ms), or after
- * `maxMs`.
+ * Notes the SQLite store `db`'s change log as it is now; the function returned resolves once an entry past
+ * those is committed (polled every 10 ms through a connection of its own), or after `maxMs`.
  */
-function changeLogWatch(db: string, maxMs: number) {
+function nextCommit(db: string, maxMs: number): () => Promise<void> {
   const connection = new Database(db, { readonly: true, fileMustExist: true });
   const latest = connection.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM change_log');
   const before = latest.get()?.seq ?? 0;
-  return {
-    first: async () => {
-      const end = Date.now() + maxMs;
-      try {
-        while ((latest.get()?.seq ?? 0) <= before && Date.now() < end) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-      } finally {
-        connection.close();
+  return async () => {
+    const end = Date.now() + maxMs;
+    try {
+      while ((latest.get()?.seq ?? 0) <= before && Date.now() < end) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
       }
-    },
+    } finally {
+      connection.close();
+    }
   };
 }
 
@@ -217,11 +214,10 @@ export async function measureDuring(
   // delivers nothing, and would dilute what deliveries cost.
   const window = (seconds: number) => Math.max(1, Math.min(o.duration, seconds));
   const during = async (file: string, fromFirstCommit = false) => {
-    const watch = fromFirstCommit ? changeLogWatch(db, 60_000) : undefined;
+    const firstCommit = fromFirstCommit ? nextCommit(db, 60_000) : undefined;
     const refreshing = refreshSnapshot('people', file, db, files.people);
-    if (watch) await watch.first();
-    else await new Promise((resolve) => setTimeout(resolve, 500));
-    const measured = await load(idTarget, o, window(watch ? 5 : 3));
+    await (firstCommit?.() ?? new Promise((resolve) => setTimeout(resolve, 500)));
+    const measured = await load(idTarget, o, window(firstCommit ? 5 : 3));
     return { rps: measured.rps, refreshed: await refreshing };
   };
   const back = () => refreshSnapshot('people', files.original, db, files.people);

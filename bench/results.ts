@@ -58,6 +58,10 @@ export const rps = (runs: Measured[] | undefined) => medianOf(runs ?? [], (m) =>
 const ceilingOf = (kind: LookupKind) =>
   (PERSON_LOOKUPS as readonly string[]).includes(kind) ? CEILING_PEOPLE : CEILING_COMPANY;
 
+/** Requests runs answered, their warm-ups included: each held its rate over `seconds` (warm-up + duration). */
+export const answeredWithWarmup = (runs: readonly Measured[], seconds: number) =>
+  runs.reduce((sum, m) => sum + m.rps * seconds, 0);
+
 /** Requests served per CPU-second of the server: what a busy machine disturbs least. */
 export const perCore = (runs: Measured[] | undefined) => medianOf(runs ?? [], (m) => m.rps / m.serverCores);
 

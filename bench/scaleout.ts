@@ -26,8 +26,9 @@ import {
   untilServing,
 } from './enrich.js';
 import { say } from './log.js';
-import { enrichTargets, measureRounds, type Server, type Target } from './lookups.js';
+import { enrichTargets, measureRounds, postgresTarget, type Server, type Target } from './lookups.js';
 import { createScratchDatabase, transactionCount } from './postgres.js';
+import { answeredWithWarmup, rps } from './results.js';
 import { median, p99 } from './stats.js';
 import { treePeakRssBytes } from './system.js';
 import { WRK_MISSING, wrkAvailable } from './wrk.js';
@@ -136,7 +137,7 @@ async function compare({ files, db, env }: Awaited<ReturnType<typeof prepare>>):
   for (const kind of kinds) {
     targets.push(...enrichTargets(sqliteServer, sqliteToken, sample, [kind]));
     const [target] = enrichTargets(pgServer, pgToken, sample, [kind]);
-    targets.push({ ...target!, name: `${kind}, PostgreSQL` });
+    targets.push({ ...target!, name: postgresTarget(kind) });
   }
   const xactsBefore = await transactionCount(database.url);
   const measured = await measureRounds(targets, load);
@@ -144,10 +145,10 @@ async function compare({ files, db, env }: Awaited<ReturnType<typeof prepare>>):
   const rows: string[][] = [];
   let pgRequests = 0;
   for (const kind of kinds) {
-    const sqliteRps = median(measured.get(kind)!.map((m) => m.rps));
-    const pgRuns = measured.get(`${kind}, PostgreSQL`)!;
-    const pgRps = median(pgRuns.map((m) => m.rps));
-    pgRequests += pgRuns.reduce((sum, m) => sum + m.rps * (load.duration + load.warmup), 0);
+    const sqliteRps = rps(measured.get(kind));
+    const pgRuns = measured.get(postgresTarget(kind))!;
+    const pgRps = rps(pgRuns);
+    pgRequests += answeredWithWarmup(pgRuns, load.duration + load.warmup);
     const ratio = pgRps / sqliteRps;
     rows.push([
       kind,

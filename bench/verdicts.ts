@@ -15,7 +15,7 @@ import {
 } from './lookups.js';
 import { FLAT_MEMORY_GROWTH, matchVerdicts, TARGET_ROWS_PER_SECOND } from './match-run.js';
 import type { MemoryFigure } from './memory.js';
-import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
+import { answeredWithWarmup, type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
 import { medianOf } from './stats.js';
 
 /** Issue 4: lookups by id with the audit log and usage meter on, as a share of the rate with them off. */
@@ -42,11 +42,9 @@ function postgresLookupRows(r: BenchResults, verdict: (ok: boolean | undefined) 
     share: rps(r.lookups.get(postgresTarget(kind))) / rps(r.lookups.get(kind)),
   }));
   const worst = shares.reduce((a, b) => (b.share < a.share ? b : a));
-  // Each run's warm-up was served too: the rate held over its whole length.
-  const seconds = r.options.warmup + r.options.duration;
-  const lookups = POSTGRES_LOOKUPS.flatMap((kind) => r.lookups.get(postgresTarget(kind)) ?? []).reduce(
-    (sum, m) => sum + m.rps * seconds,
-    0,
+  const lookups = answeredWithWarmup(
+    POSTGRES_LOOKUPS.flatMap((kind) => r.lookups.get(postgresTarget(kind)) ?? []),
+    r.options.warmup + r.options.duration,
   );
   const perLookup = r.postgres.lookupTransactions / Math.max(1, lookups);
   return [

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { issueKey } from '../../src/auth/keys.js';
+import { quotaPeriod } from '../../src/limits/quota.js';
 import { periodExpiry, RedisQuotaCounter, type RedisQuotaOptions } from '../../src/limits/redis/quota.js';
 import type { ApiKey } from '../../src/store/keys.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
@@ -12,9 +13,8 @@ const prefix = testPrefix();
 // its own clock, so a period of a fixed month would already be gone once that month is over.
 const today = new Date();
 const month = (offset: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + offset, 1));
-const periodOf = (date: Date) => date.toISOString().slice(0, 7);
-const PERIOD = periodOf(month(0));
-const NEXT_PERIOD = periodOf(month(1));
+const PERIOD = quotaPeriod(month(0));
+const NEXT_PERIOD = quotaPeriod(month(1));
 
 /** A reservation as a promise: a counter answers at once (and throws a 402 at once) from a lease it holds. */
 const reserving = (counter: RedisQuotaCounter, key: ApiKey) =>

@@ -120,6 +120,11 @@ export interface BuildPace {
  */
 export const AT_ONCE: BuildPace = { recordPage: 10_000, identPage: 200_000, sliceMs: 0 };
 /**
+ * A bulk load's build on a thread of its own, beside the loading thread building SQLite's indexes (and its
+ * sorter's memory): pages a fifth of AT_ONCE's, so that the two together stay within an import's memory.
+ */
+export const BESIDE_A_LOAD: BuildPace = { recordPage: 2_000, identPage: 40_000, sliceMs: 0 };
+/**
  * A build on a thread of its own beside a server: each transaction at most about 20 ms, so that the server's
  * own writes (which wait for the index's write lock) are never held long.
  */
@@ -173,7 +178,9 @@ export const inKeyOrder = (kindCodes: Iterable<number>): number[] =>
  * takes the same lock — is either in the page read or applied after it: the result is SQLite as of the end.
  * Yields after each write transaction, so a caller can let other work run between them; `owned` is
  * asked inside each transaction, before it writes, and the build stops when it says no (another process
- * has taken the entity over).
+ * has taken the entity over). `identifiersReady` is asked once the records are in, before the identifiers
+ * are read: a bulk load builds SQLite's identifier table while this copies its records, and the build
+ * stops when it says no.
  */
 export function* buildEntity(
   part: () => { env: RootDatabase; dbs: EntityDbs },
@@ -182,6 +189,7 @@ export function* buildEntity(
   kindCodes: readonly number[],
   pace: BuildPace = AT_ONCE,
   owned: () => boolean = () => true,
+  identifiersReady: () => boolean = () => true,
 ): Generator<void, boolean> {
   /**
    * Runs `page` (true while more follow) in write transactions, as many pages to each as the pace allows;
@@ -210,7 +218,7 @@ export function* buildEntity(
     afterId = rows.at(-1)?.id ?? afterId;
     return rows.length === pace.recordPage;
   });
-  if (!built) return false;
+  if (!built || !identifiersReady()) return false;
   for (const kind of kindCodes) {
     let after: string | undefined;
     const listed = yield* inTransactions((dbs) => {

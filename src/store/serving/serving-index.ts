@@ -7,7 +7,15 @@ import { ENTITIES, type Entity, type IdentifierKind } from '../../vocabulary/ent
 import { withCommitted } from '../committed.js';
 import { fileModes, privateFile } from '../file-modes.js';
 import type { ServedRecord } from '../records.js';
-import { applyChange, buildEntity, type EntityDbs, IN_SLICES, inKeyOrder, readRecords } from './entity.js';
+import {
+  applyChange,
+  type BuildPace,
+  buildEntity,
+  type EntityDbs,
+  IN_SLICES,
+  inKeyOrder,
+  readRecords,
+} from './entity.js';
 import type { IndexSource, RecordChange, WriteScope } from './source.js';
 import { isAlive, thisWriter, type WriterId } from './writers.js';
 
@@ -112,6 +120,21 @@ export class ServingIndex {
     void this.env.close();
     this.attach(open(this.options));
     this.seen = undefined;
+  }
+
+  /**
+   * Closes this thread's handle of the environment while `run` runs, which must not use this index, and
+   * opens it again after. lmdb keeps one environment per process, unmapped only when its last handle is
+   * closed: a build thread's remaps unmap the file only while no other thread holds it.
+   */
+  async withoutHandle<T>(run: () => Promise<T>): Promise<T> {
+    void this.env.close();
+    try {
+      return await run();
+    } finally {
+      this.attach(open(this.options));
+      this.seen = undefined;
+    }
   }
 
   /**
@@ -253,11 +276,13 @@ export class ServingIndex {
 
   /**
    * Takes an entity's part of the index out of service for a bulk load: its lookups read SQLite until
-   * `build` (or, if this process dies, the next reconcile) builds it again from SQLite.
+   * `build`, or a build thread under the claim returned (buildClaimed), or, if this process dies, the next
+   * reconcile builds it again from SQLite.
    */
-  suspend(entity: Entity): void {
-    this.env.transactionSync(() => this.claim(entity));
+  suspend(entity: Entity): string {
+    const claim = this.env.transactionSync(() => this.claim(entity));
     this.seen = undefined;
+    return claim;
   }
 
   /**
@@ -282,11 +307,18 @@ export class ServingIndex {
   private background: { done: Promise<void>; stop(): void } | undefined;
 
   /**
-   * Builds a claimed entity's part, emptying it first, in transactions of a few milliseconds each (IN_SLICES),
-   * and puts it in service: what a build thread runs. Stops, returning false, once `stopped()` says so or the
-   * claim no longer stands (a later claim took the entity over).
+   * Builds a claimed entity's part, emptying it first, in transactions of a few milliseconds each (IN_SLICES,
+   * beside a server) or as fast as it can (AT_ONCE, for a command), and puts it in service: what a build
+   * thread runs. Stops, returning false, once `stopped()` says so, the claim no longer stands (a later claim
+   * took the entity over), or `identifiersReady()` says no (see buildEntity).
    */
-  buildClaimed(entity: Entity, claim: string, stopped: () => boolean): boolean {
+  buildClaimed(
+    entity: Entity,
+    claim: string,
+    stopped: () => boolean,
+    pace: BuildPace = IN_SLICES,
+    identifiersReady: () => boolean = () => true,
+  ): boolean {
     const owned = () => {
       const state = this.meta.get(`state:${entity}`) as State | undefined;
       return !stopped() && typeof state === 'object' && state.claim === claim;
@@ -298,9 +330,17 @@ export class ServingIndex {
       cleared = true;
     });
     if (!cleared) return false;
-    const steps = buildEntity(this.part(entity), this.source, entity, this.kindOrder, IN_SLICES, owned);
+    const steps = buildEntity(
+      this.part(entity),
+      this.source,
+      entity,
+      this.kindOrder,
+      pace,
+      owned,
+      identifiersReady,
+    );
     let step = steps.next();
-    while (!step.done) step = steps.next();
+    for (let done = 0; !step.done; step = steps.next()) if (++done % REMAP_EVERY === 0) this.remap();
     if (!step.value) return false;
     let inService = false;
     this.env.transactionSync(() => {

@@ -67,7 +67,7 @@ function prepareEntity(db: Database.Database, entity: Entity) {
 /**
  * The bulk-load statements of one connection. A bulk load is marked in `bulk_loads` (with its process)
  * in the transaction of its first write; its batches are each one transaction (a crash keeps whole
- * batches); `finish` builds the identifier index and removes the mark in one transaction. A mark whose
+ * batches); `finish` builds the identifier index, then the search indexes and removes the mark. A mark whose
  * process is gone is finished by the next process to open the store.
  */
 export class SqliteBulk {
@@ -79,7 +79,8 @@ export class SqliteBulk {
   };
   private readonly beginTx: (entity: Entity) => boolean;
   private readonly writeTx: (entity: Entity, rows: BulkRow[]) => UpsertCounts;
-  private readonly finishTx: (entity: Entity) => number;
+  private readonly identifiersTx: (entity: Entity) => number;
+  private readonly searchTx: (entity: Entity) => void;
 
   /** `nextGeneration` bumps the store's generation (SqliteRecordWrites'), in the caller's transaction. */
   constructor(
@@ -138,17 +139,21 @@ export class SqliteBulk {
       nextGeneration();
       return counts;
     });
-    const finish = db.transaction((entity: Entity) => {
+    // The records and their identifiers are what the serving index copies: the generation moves with them.
+    const identifiers = db.transaction((entity: Entity) => {
       const statements = this.entities[entity];
       statements.clearIdentifiers.run();
       statements.buildIdentifiers.run();
-      marks.remove.run(entity);
-      search.finishBulk(entity);
       return nextGeneration();
+    });
+    const searchIndexes = db.transaction((entity: Entity) => {
+      search.finishBulk(entity);
+      marks.remove.run(entity);
     });
     this.beginTx = (entity) => begin.immediate(entity);
     this.writeTx = (entity, rows) => write.immediate(entity, rows);
-    this.finishTx = (entity) => finish.immediate(entity);
+    this.identifiersTx = (entity) => identifiers.immediate(entity);
+    this.searchTx = (entity) => searchIndexes.immediate(entity);
   }
 
   /** Starts a bulk load: true when the entity is empty and no other bulk load of it is under way. */
@@ -169,8 +174,13 @@ export class SqliteBulk {
     }
   }
 
-  /** Builds the identifier index from the records' lists and ends the bulk load. */
-  finish(entity: Entity): void {
+  /**
+   * Builds the identifier index from the records' lists, then the search indexes, and ends the bulk load:
+   * two transactions, `identifiersBuilt` called between them (a serving index built meanwhile may read the
+   * identifiers from then on). The mark goes with the second: a process that dies between them leaves the
+   * bulk load to be finished again, whole, by the next.
+   */
+  finish(entity: Entity, identifiersBuilt: () => void = () => {}): void {
     // The sort spills to a temporary file rather than holding every identifier of the entity in memory,
     // sorts on a second thread (the parse workers are done by now), and has a bigger cache for the build.
     const cache = this.db.pragma('cache_size', { simple: true }) as number;
@@ -178,7 +188,9 @@ export class SqliteBulk {
     this.db.pragma(`threads = ${SORT_THREADS}`);
     this.db.pragma(`cache_size = ${FINISH_CACHE_KIB}`);
     try {
-      this.finishTx(entity);
+      this.identifiersTx(entity);
+      identifiersBuilt();
+      this.searchTx(entity);
     } finally {
       this.db.pragma(`cache_size = ${cache}`);
       this.db.pragma('threads = 0');

@@ -3,25 +3,21 @@
 // goes into service as soon as it is built; the main thread learns of it from the index's flags.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { Entity } from '../../vocabulary/entities.js';
-import { type Claim, ServingIndex } from '../serving/serving-index.js';
+import { ServingIndex } from '../serving/serving-index.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
+import { IDENTIFIERS_READY, type IndexBuildInput, type IndexBuildReport } from './index-build.js';
 import { SqliteIndexSource } from './index-source.js';
 import { applyPragmas } from './schema.js';
 
-export interface IndexBuildInput {
-  dbPath: string;
-  indexPath: string;
-  claims: Claim[];
-  /** Set to 1 by the main thread: stop at the next transaction. */
-  stop: Int32Array;
-}
-
-/** What the thread says: an entity in service, after so many milliseconds; or why it failed. */
-export type IndexBuildReport = { built: Entity; ms: number } | { failed: string };
-
 const port = parentPort!;
-const { dbPath, indexPath, claims, stop } = workerData as IndexBuildInput;
+const { dbPath, indexPath, claims, stop, pace, identifiers } = workerData as IndexBuildInput;
+
+/** Waits for a bulk load's identifier table (Atomics.wait: this thread has nothing else to do). */
+function identifiersReady(): boolean {
+  if (identifiers === undefined) return true;
+  Atomics.wait(identifiers, 0, 0);
+  return Atomics.load(identifiers, 0) === IDENTIFIERS_READY;
+}
 
 // No top-level await: from sources this file is loaded through tsx's CommonJS hook (see ../../worker.ts).
 async function run() {
@@ -33,7 +29,7 @@ async function run() {
     const stopped = () => Atomics.load(stop, 0) === 1;
     for (const { entity, claim } of claims) {
       const started = performance.now();
-      if (index.buildClaimed(entity, claim, stopped)) {
+      if (index.buildClaimed(entity, claim, stopped, pace, identifiersReady)) {
         port.postMessage({ built: entity, ms: performance.now() - started } satisfies IndexBuildReport);
       }
     }

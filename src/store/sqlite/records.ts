@@ -11,9 +11,11 @@ import type {
   StoredRecord,
   UpsertCounts,
 } from '../records.js';
+import { BESIDE_A_LOAD } from '../serving/entity.js';
 import type { ServingIndex } from '../serving/serving-index.js';
 import { ENTITY_TABLES, IDENTIFIER_KIND_CODES, kindCode } from '../sql/tables.js';
 import type { BulkRow, SqliteBulk } from './bulk.js';
+import { type BulkIndexBuild, IDENTIFIERS_LOST, IDENTIFIERS_READY } from './index-build.js';
 import type { SqliteRecordWrites } from './record-writes.js';
 import type { TurnSnapshot } from './snapshot.js';
 
@@ -89,10 +91,14 @@ export class SqliteRecords implements RecordStore {
     this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
   }
 
+  /** Builds a bulk load's part of the serving index on a thread of its own, when the store can. */
+  private buildInThread: BulkIndexBuild | undefined;
+
   /** From now on lookups read the serving index, and every write goes through it. */
-  serveFrom(index: ServingIndex): void {
+  serveFrom(index: ServingIndex, buildInThread?: BulkIndexBuild): void {
     this.index = index;
     this.writes.index = index;
+    this.buildInThread = buildInThread;
   }
 
   async findIds(entity: Entity, kind: IdentifierKind, value: string, limit: number): Promise<string[]> {
@@ -130,7 +136,7 @@ export class SqliteRecords implements RecordStore {
   async beginBulkLoad(entity: Entity): Promise<BulkLoad | undefined> {
     this.snapshot.end();
     if (!this.bulk.begin(entity)) return undefined;
-    this.index?.suspend(entity);
+    const claim = this.index?.suspend(entity);
     return {
       // The serving index is built at the end, in id order: records put in it as they came, in file order,
       // were written twice over (each transaction copying the pages it touched) and left its pages half full.
@@ -140,10 +146,42 @@ export class SqliteRecords implements RecordStore {
       },
       finish: async () => {
         this.snapshot.end();
-        this.bulk.finish(entity);
-        this.index?.build(entity);
+        if (claim === undefined) this.bulk.finish(entity);
+        else await this.finishWithIndex(entity, claim);
       },
     };
+  }
+
+  /**
+   * Ends a bulk load and builds its part of the serving index. On a thread of its own when the store can:
+   * it copies the records while this thread builds SQLite's identifier table, then the identifiers while
+   * this one builds the search indexes (the two took 3.3 and 2.2 s one after the other at 100,000 people).
+   */
+  private async finishWithIndex(entity: Entity, claim: string): Promise<void> {
+    const identifiers = new Int32Array(new SharedArrayBuffer(4));
+    const say = (state: number) => {
+      Atomics.store(identifiers, 0, state);
+      Atomics.notify(identifiers, 0);
+    };
+    const index = this.index!;
+    const inThread = async (start: BulkIndexBuild) => {
+      const thread = start([{ entity, claim }], BESIDE_A_LOAD, identifiers);
+      try {
+        this.bulk.finish(entity, () => say(IDENTIFIERS_READY));
+      } catch (error) {
+        say(IDENTIFIERS_LOST);
+        thread.stop();
+        await thread.done;
+        throw error;
+      }
+      return (await thread.done).built;
+    };
+    // This thread lets go of the index meanwhile, so that the build's remaps unmap what it has written.
+    const start = this.buildInThread;
+    if (start === undefined) this.bulk.finish(entity);
+    const built = start ? await index.withoutHandle(() => inThread(start)) : [];
+    // Without a thread, or when it failed: here.
+    if (!built.includes(entity)) index.build(entity);
   }
 
   /** Finishes the bulk loads of processes that died half-way: their identifier indexes are built. */

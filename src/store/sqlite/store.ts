@@ -3,7 +3,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ENTITIES } from '../../vocabulary/entities.js';
-import { startWorker } from '../../worker.js';
 import { fileModes, privateFile, tighten } from '../file-modes.js';
 import { type BackgroundBuild, type Reconciled, ServingIndex } from '../serving/serving-index.js';
 import { IDENTIFIER_KIND_CODES } from '../sql/tables.js';
@@ -13,7 +12,7 @@ import { SqliteAccounting } from './accounting.js';
 import { SqliteBulk } from './bulk.js';
 import { SqliteChanges } from './changes.js';
 import { SqliteHealth } from './health.js';
-import type { IndexBuildInput, IndexBuildReport } from './index-build-worker.js';
+import { startIndexBuild } from './index-build.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteLists } from './lists.js';
 import { SqliteRecordWrites } from './record-writes.js';
@@ -111,26 +110,13 @@ function sqliteStore(db: Database.Database, searchBudgetMs: number | undefined) 
   /** Builds claimed entities of the index on a thread of its own (index-build-worker.ts), reporting as it goes. */
   const buildThread = (indexPath: string): BackgroundBuild => ({
     run: (claims) => {
-      const stop = new Int32Array(new SharedArrayBuffer(4));
-      const input: IndexBuildInput = { dbPath: db.name, indexPath, claims, stop };
-      const worker = startWorker(import.meta.url, './index-build-worker', input);
       // A server that ends stops the build first (close); a process that just exits leaves it to the next.
-      worker.unref();
-      let failure: string | undefined;
-      const done = new Promise<void>((resolve) => {
-        worker.on('message', (message: IndexBuildReport) => {
-          if ('failed' in message) failure = message.failed;
-          else if (announced)
-            log.info(
-              `serving index: ${message.built} built in ${(message.ms / 1000).toFixed(1)} s; lookups read it`,
-            );
-        });
-        worker.on('error', (error) => {
-          failure = error.message;
-        });
-        worker.on('exit', () => resolve());
-      }).then(() => {
-        if (failure === undefined || Atomics.load(stop, 0) === 1) return;
+      const thread = startIndexBuild({ dbPath: db.name, indexPath, claims }, false, (entity, ms) => {
+        if (announced)
+          log.info(`serving index: ${entity} built in ${(ms / 1000).toFixed(1)} s; lookups read it`);
+      });
+      const done = thread.done.then(({ failure }) => {
+        if (failure === undefined || thread.stopped()) return;
         log.warn(`serving index: the build failed (${failure}); lookups read SQLite, trying again`);
         setTimeout(() => {
           try {
@@ -140,7 +126,7 @@ function sqliteStore(db: Database.Database, searchBudgetMs: number | undefined) 
           }
         }, RECONCILE_EVERY_MS).unref();
       });
-      return { done, stop: () => Atomics.store(stop, 0, 1) };
+      return { done, stop: thread.stop };
     },
   });
   /** A reconcile; a server's builds in the background, announced when they take a second or more. */
@@ -170,7 +156,10 @@ function sqliteStore(db: Database.Database, searchBudgetMs: number | undefined) 
       roles.records.finishAbandonedBulks();
       index = ServingIndex.open(path, writes, IDENTIFIER_KIND_CODES);
       indexPath = path;
-      roles.records.serveFrom(index);
+      // A bulk load's part is built on a thread of its own while this one builds SQLite's indexes.
+      roles.records.serveFrom(index, (claims, pace, identifiers) =>
+        startIndexBuild({ dbPath: db.name, indexPath: path, claims, pace, identifiers }, true),
+      );
       roles.keys.serveFrom(index);
       inBackground = opts.inBackground ?? false;
       return reconcile();

@@ -20,7 +20,7 @@ export interface NdjsonSource {
 /** True when bytes open with gzip's magic number: how gzip is detected, whatever the file is called. */
 export const startsLikeGzip = (bytes: Buffer) => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 
-async function inspect(file: string): Promise<{ size: number; gzip: boolean }> {
+export async function inspectNdjson(file: string): Promise<{ size: number; gzip: boolean }> {
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
@@ -33,7 +33,7 @@ async function inspect(file: string): Promise<{ size: number; gzip: boolean }> {
 
 /** Opens an NDJSON file, plain or gzip (detected by content, not by name). */
 export async function openNdjson(file: string): Promise<NdjsonSource> {
-  const { size, gzip } = await inspect(file);
+  const { size, gzip } = await inspectNdjson(file);
   const raw = createReadStream(file, { highWaterMark: CHUNK_BYTES });
   return {
     totalBytes: size,

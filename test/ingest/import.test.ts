@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importFile, type Rejection, UPSERT_TRANSACTION } from '../../src/ingest/import.js';
+import {
+  importFile,
+  PARSE_THREADS_FROM,
+  parseThreads,
+  type Rejection,
+  UPSERT_TRANSACTION,
+} from '../../src/ingest/import.js';
 import { MAX_RECORD_BYTES } from '../../src/ingest/prepare.js';
 import { MAX_JSON_DEPTH } from '../../src/schemas/json-text.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
@@ -205,5 +211,20 @@ describe('importFile into a store that holds records', () => {
     expect(sizes).toEqual([UPSERT_TRANSACTION, UPSERT_TRANSACTION, 500]);
     expect(summary).toMatchObject({ read: lines.length, imported: lines.length, rejected: 0 });
     expect(await store.count('people')).toBe(lines.length);
+  });
+});
+
+describe('parseThreads', () => {
+  const MiB = 1024 * 1024;
+  it('prepares a small file on the writing thread: parse threads take longer to start than they save', () => {
+    expect(parseThreads({ size: 20 * MiB, gzip: false }, 2)).toBe(false);
+    expect(parseThreads({ size: PARSE_THREADS_FROM - 1, gzip: false }, 8)).toBe(false);
+  });
+
+  it('parses a large file on threads, a gzip file counted at what it holds, given more than one core', () => {
+    expect(parseThreads({ size: PARSE_THREADS_FROM, gzip: false }, 2)).toBe(true);
+    expect(parseThreads({ size: 200 * MiB, gzip: false }, 1)).toBe(false);
+    expect(parseThreads({ size: 20 * MiB, gzip: true }, 2)).toBe(true);
+    expect(parseThreads({ size: 10 * MiB, gzip: true }, 2)).toBe(false);
   });
 });

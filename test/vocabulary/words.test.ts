@@ -32,6 +32,25 @@ describe('search words', () => {
     );
   });
 
+  it('fold plain ASCII text as they fold any text', () => {
+    const folded = (text: string) =>
+      text
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase()
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary-ascii', maxLength: 60 }), (text) => {
+        expect(searchWords(text)).toBe(folded(text));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(searchWords('Head of R&D - Engineering\t(APAC)\n')).toBe('head of r d engineering apac');
+  });
+
   it('match a position when every word is a word of it or starts one', () => {
     const position = storedWords('Engineering Manager');
     expect(matchesWordStarts(position, wordList('eng man'))).toBe(true);

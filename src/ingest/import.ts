@@ -107,8 +107,9 @@ export async function importFile(
   const started = performance.now();
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
   // A file that cannot be read fails below, when its lines are read, as it always has.
-  const sized = await inspectNdjson(file).catch(() => ({ size: 0, gzip: false }));
-  const useWorker = opts.worker ?? parseThreads(sized, availableParallelism());
+  const useWorker =
+    opts.worker ??
+    parseThreads(await inspectNdjson(file).catch(() => ({ size: 0, gzip: false })), availableParallelism());
   // Read once: suppressions are few, and one added during an import applies from the next one.
   const suppression = new SuppressionFilter(await store.suppressedHashes(entity));
   const batches = useWorker

@@ -118,6 +118,10 @@ export class ServingIndex {
    */
   private remap(): void {
     void this.env.close();
+    this.reopen();
+  }
+
+  private reopen(): void {
     this.attach(open(this.options));
     this.seen = undefined;
   }
@@ -132,8 +136,7 @@ export class ServingIndex {
     try {
       return await run();
     } finally {
-      this.attach(open(this.options));
-      this.seen = undefined;
+      this.reopen();
     }
   }
 

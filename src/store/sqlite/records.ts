@@ -91,11 +91,11 @@ export class SqliteRecords implements RecordStore {
     this.entities = { people: prepareEntity(db, 'people'), companies: prepareEntity(db, 'companies') };
   }
 
-  /** Builds a bulk load's part of the serving index on a thread of its own, when the store can. */
+  /** Builds a bulk load's part of the serving index on a thread of its own (set with the index). */
   private buildInThread: BulkIndexBuild | undefined;
 
   /** From now on lookups read the serving index, and every write goes through it. */
-  serveFrom(index: ServingIndex, buildInThread?: BulkIndexBuild): void {
+  serveFrom(index: ServingIndex, buildInThread: BulkIndexBuild): void {
     this.index = index;
     this.writes.index = index;
     this.buildInThread = buildInThread;
@@ -153,9 +153,9 @@ export class SqliteRecords implements RecordStore {
   }
 
   /**
-   * Ends a bulk load and builds its part of the serving index. On a thread of its own when the store can:
-   * it copies the records while this thread builds SQLite's identifier table, then the identifiers while
-   * this one builds the search indexes (the two took 3.3 and 2.2 s one after the other at 100,000 people).
+   * Ends a bulk load and builds its part of the serving index on a thread of its own: it copies the records
+   * while this thread builds SQLite's identifier table, then the identifiers while this one builds the search
+   * indexes (the two took 3.3 and 2.2 s one after the other at 100,000 people).
    */
   private async finishWithIndex(entity: Entity, claim: string): Promise<void> {
     const identifiers = new Int32Array(new SharedArrayBuffer(4));
@@ -164,8 +164,9 @@ export class SqliteRecords implements RecordStore {
       Atomics.notify(identifiers, 0);
     };
     const index = this.index!;
-    const inThread = async (start: BulkIndexBuild) => {
-      const thread = start([{ entity, claim }], BESIDE_A_LOAD, identifiers);
+    // This thread lets go of the index meanwhile, so that the build's remaps unmap what it has written.
+    const built = await index.withoutHandle(async () => {
+      const thread = this.buildInThread!([{ entity, claim }], BESIDE_A_LOAD, identifiers);
       try {
         this.bulk.finish(entity, () => say(IDENTIFIERS_READY));
       } catch (error) {
@@ -175,12 +176,8 @@ export class SqliteRecords implements RecordStore {
         throw error;
       }
       return (await thread.done).built;
-    };
-    // This thread lets go of the index meanwhile, so that the build's remaps unmap what it has written.
-    const start = this.buildInThread;
-    if (start === undefined) this.bulk.finish(entity);
-    const built = start ? await index.withoutHandle(() => inThread(start)) : [];
-    // Without a thread, or when it failed: here.
+    });
+    // When the thread failed: here.
     if (!built.includes(entity)) index.build(entity);
   }
 

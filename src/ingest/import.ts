@@ -66,11 +66,13 @@ export const DEFAULT_BATCH_SIZE = 1000;
 
 /**
  * Records per transaction into a store that already holds records (a refresh's changed records, an import
- * on top of others). Each costs about half a millisecond to classify, log and index: 5,000 held the write
- * lock for seconds, keeping the servers' own writes (webhook deliveries, the audit) waiting, and stamping
- * events seconds before anyone could read them.
+ * on top of others). A transaction's cost is mostly the pages it dirties, and a job change moves six of a
+ * person's identifiers, each to a page of its own: 1,000 changed people rewrote most of the identifier
+ * index of 100,000, and 5,000 hardly more. A refresh of 20,000 changed people took 14–16 s rather than
+ * 19–20 s (BENCHMARKS.md, issue 20), each transaction holding SQLite's write lock about 1.5 s (a server's
+ * own writes wait up to 5 s). Its events are stamped when it ends (src/store/sqlite/record-writes.ts).
  */
-export const UPSERT_TRANSACTION = 1000;
+export const UPSERT_TRANSACTION = 5000;
 
 /**
  * Bytes of NDJSON (a gzip file's counted at GZIP_RATIO) from which parse threads pay for their start-up: each
@@ -122,8 +124,10 @@ export async function importFile(
   // Into an empty entity: records only, indexes built once at the end (SQLite).
   const bulk = await store.beginBulkLoad?.(entity);
   let failure: { cause: unknown } | undefined;
-  // Records are written batchSize at a time: a refresh's batches, mostly unchanged lines skipped unread,
-  // are gathered into one transaction rather than a small one each (fewer commits and FTS segments).
+  // Records are written UPSERT_TRANSACTION at a time (a bulk load's, or those of a caller that chose a
+  // batch size, a batch at a time): a refresh's batches, mostly unchanged lines skipped unread, are
+  // gathered into one transaction rather than a small one each (fewer commits and FTS segments).
+  const writeFrom = bulk || opts.batchSize !== undefined ? batchSize : UPSERT_TRANSACTION;
   let pending: RecordToStore[] = [];
   const write = async () => {
     const records = pending;
@@ -149,7 +153,7 @@ export async function importFile(
         if (suppression.isSuppressed(record)) suppressed++;
         else pending.push(record);
       }
-      if (pending.length >= batchSize) await write();
+      if (pending.length >= writeFrom) await write();
       opts.onProgress?.({ lines: batch.lines, bytesRead: batch.bytesRead, totalBytes: batch.totalBytes });
       last = batch;
     }

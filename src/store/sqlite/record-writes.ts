@@ -2,7 +2,7 @@
 // the store's generation, through the serving index's write protocol; and what that index reads back.
 import type Database from 'better-sqlite3';
 import { classifyChange } from '../../changes/classify.js';
-import type { RemovalReason } from '../../changes/events.js';
+import type { ClassifiedEvent, RemovalReason } from '../../changes/events.js';
 import type { Entity } from '../../vocabulary/entities.js';
 import { countChange, noneCounted, type RecordToStore, type UpsertCounts } from '../records.js';
 import type { ServingIndex } from '../serving/serving-index.js';
@@ -85,6 +85,25 @@ function replaceIdentifiers(statements: EntityStatements, id: string, held: stri
   for (const [kind, value] of pairsNotIn(pairs, before)) statements.insertIdentifier.run(kind, value, id);
 }
 
+/**
+ * A transaction of this many records or more (an import's, a refresh's) raises its connection's page cache
+ * to LARGE_WRITE_CACHE_KIB, for as long as the connection is open.
+ */
+const LARGE_WRITE = 1000;
+/**
+ * Negative, in KiB: 64 MiB. A refresh's transaction of 5,000 changed people dirties about 4,000 pages of 16
+ * KiB at 100,000 people (its identifiers' rows are spread over nearly every page of their index); in the
+ * 16 MiB a connection has otherwise, SQLite wrote them to the WAL before the commit and read them back:
+ * 6.0 GB written for a refresh of 20,000 changed people, 2.0 GB with this cache (BENCHMARKS.md, issue 20).
+ */
+const LARGE_WRITE_CACHE_KIB = -65_536;
+
+/**
+ * An event's time: when its transaction ends, its work done. Events are appended last, so that those of a
+ * transaction of thousands of records are not stamped a second or more before anyone can read them.
+ */
+const commitTime = () => new Date().toISOString();
+
 /** What a write transaction did: its result, the records it changed, and the store's new generation. */
 interface Written<T> {
   result: T;
@@ -111,9 +130,11 @@ export class SqliteRecordWrites implements IndexSource {
     alongside: () => void,
   ) => Written<number>;
   index: ServingIndex | undefined;
+  /** The connection's page cache was raised for large transactions. */
+  private largeWrites = false;
 
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     search: SqliteSearchWrites,
     private readonly log: SqliteChanges,
   ) {
@@ -124,7 +145,7 @@ export class SqliteRecordWrites implements IndexSource {
     const upsert = (entity: Entity, records: RecordToStore[]) => {
       const statements = this.entities[entity];
       const changes: RecordChange[] = [];
-      const at = new Date().toISOString();
+      const events: ClassifiedEvent[] = [];
       // The read that finds a record's identifiers tells whether its id is new and what it held: its
       // change is classified against it, and an unchanged record is neither rewritten nor logged.
       const counts = noneCounted();
@@ -140,7 +161,7 @@ export class SqliteRecordWrites implements IndexSource {
         const current = same === undefined ? undefined : statements.current.get(id);
         const change = classifyChange({ entity, id, before: current?.[3], after: body });
         countChange(counts, change.change);
-        log.append(change.events, at);
+        events.push(...change.events);
         if (current === undefined) {
           const rid = Number(statements.insert.run(id, etag, body, idents).lastInsertRowid);
           search.put(entity, rid, id, facts, body);
@@ -156,20 +177,22 @@ export class SqliteRecordWrites implements IndexSource {
         }
         for (const [kind, value] of pairs) statements.insertIdentifier.run(kind, value, id);
       }
+      log.append(events, commitTime());
       return { changes, counts };
     };
     const remove = (entity: Entity, ids: string[], reason: RemovalReason): RecordChange[] => {
       const statements = this.entities[entity];
       const changes: RecordChange[] = [];
-      const at = new Date().toISOString();
+      const events: ClassifiedEvent[] = [];
       for (const id of ids) {
         const removed = statements.deleteRecord.get(id);
         if (removed === undefined) continue;
         removeIdentifiers(statements, id, removed[1]);
         search.remove(entity, removed[0]);
         changes.push({ id });
-        log.append(removalEvents(entity, id, reason), at);
+        events.push(...removalEvents(entity, id, reason));
       }
+      log.append(events, commitTime());
       return changes;
     };
     const written = <T>(result: T, changes: RecordChange[]): Written<T> => ({
@@ -205,6 +228,10 @@ export class SqliteRecordWrites implements IndexSource {
   }
 
   upsert(entity: Entity, records: RecordToStore[]): UpsertCounts {
+    if (records.length >= LARGE_WRITE && !this.largeWrites) {
+      this.db.pragma(`cache_size = ${LARGE_WRITE_CACHE_KIB}`);
+      this.largeWrites = true;
+    }
     return this.write(
       entity,
       records.map((r) => r.id),

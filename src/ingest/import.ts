@@ -66,13 +66,26 @@ export const DEFAULT_BATCH_SIZE = 1000;
 
 /**
  * Records per transaction into a store that already holds records (a refresh's changed records, an import
- * on top of others). A transaction's cost is mostly the pages it dirties, and a job change moves six of a
- * person's identifiers, each to a page of its own: 1,000 changed people rewrote most of the identifier
- * index of 100,000, and 5,000 hardly more. A refresh of 20,000 changed people took 14–16 s rather than
- * 19–20 s (BENCHMARKS.md, issue 20), each transaction holding SQLite's write lock about 1.5 s (a server's
- * own writes wait up to 5 s). Its events are stamped when it ends (src/store/sqlite/record-writes.ts).
+ * on top of others): from 1,000 up to 5,000, as many as take about TRANSACTION_MS. A transaction's cost is
+ * mostly the pages it dirties, and a job change moves six of a person's identifiers, each to a page of its
+ * own: 1,000 changed people rewrote most of the identifier index of 100,000, and 5,000 hardly more. A
+ * refresh of 20,000 changed people among 100,000 took 14–16 s rather than 18–23 s; among 1,000,000, where
+ * each record costs more and about 2,000 fit, 38–47 s rather than 43–53 s (BENCHMARKS.md, issue 20). A
+ * transaction holds SQLite's write lock, which a server's own writes wait for up to 5 s. Events are stamped
+ * when a transaction ends (src/store/sqlite/record-writes.ts), so its length does not delay them.
  */
-export const UPSERT_TRANSACTION = 5000;
+export const UPSERT_TRANSACTION = { least: 1000, most: 5000 };
+/**
+ * What a write into a store that holds records should take, in milliseconds: SQLite's transaction (which holds
+ * its write lock) and the serving index's after it (which does not), about three quarters and a quarter.
+ */
+export const TRANSACTION_MS = 2500;
+
+/** The next transaction's size: as many records as `took` milliseconds for `records` say fit TRANSACTION_MS. */
+export function nextTransactionSize(records: number, took: number): number {
+  const fits = Math.round((records * TRANSACTION_MS) / Math.max(took, 1));
+  return Math.max(UPSERT_TRANSACTION.least, Math.min(UPSERT_TRANSACTION.most, fits));
+}
 
 /**
  * Bytes of NDJSON (a gzip file's counted at GZIP_RATIO) from which parse threads pay for their start-up: each
@@ -124,20 +137,23 @@ export async function importFile(
   // Into an empty entity: records only, indexes built once at the end (SQLite).
   const bulk = await store.beginBulkLoad?.(entity);
   let failure: { cause: unknown } | undefined;
-  // Records are written UPSERT_TRANSACTION at a time (a bulk load's, or those of a caller that chose a
-  // batch size, a batch at a time): a refresh's batches, mostly unchanged lines skipped unread, are
-  // gathered into one transaction rather than a small one each (fewer commits and FTS segments).
-  const writeFrom = bulk || opts.batchSize !== undefined ? batchSize : UPSERT_TRANSACTION;
+  // A bulk load's records are written a batch at a time, and so are those of a caller that chose a batch
+  // size. Into a store that holds records, a refresh's batches (mostly unchanged lines, skipped unread) are
+  // gathered into transactions of `transaction` records: fewer commits and FTS segments.
+  const fixed = bulk !== undefined || opts.batchSize !== undefined;
+  let transaction = fixed ? batchSize : UPSERT_TRANSACTION.least;
   let pending: RecordToStore[] = [];
-  const write = async () => {
-    const records = pending;
-    pending = [];
-    if (records.length === 0) return;
+  /** Writes the first `n` pending records in one transaction. */
+  const write = async (n: number) => {
+    const records = pending.slice(0, n);
+    pending = pending.slice(n);
     try {
       if (bulk) addCounts(counts, await bulk.upsert(records));
-      else
-        for (let i = 0; i < records.length; i += UPSERT_TRANSACTION)
-          addCounts(counts, await store.upsert(entity, records.slice(i, i + UPSERT_TRANSACTION)));
+      else {
+        const begun = performance.now();
+        addCounts(counts, await store.upsert(entity, records));
+        if (!fixed) transaction = nextTransactionSize(records.length, performance.now() - begun);
+      }
     } catch (error) {
       // The store of record may have committed the batch before the failure (see store/committed.ts).
       addCounts(counts, committedOf(error) as UpsertCounts | undefined);
@@ -153,11 +169,11 @@ export async function importFile(
         if (suppression.isSuppressed(record)) suppressed++;
         else pending.push(record);
       }
-      if (pending.length >= writeFrom) await write();
+      while (pending.length >= transaction) await write(transaction);
       opts.onProgress?.({ lines: batch.lines, bytesRead: batch.bytesRead, totalBytes: batch.totalBytes });
       last = batch;
     }
-    await write();
+    while (pending.length > 0) await write(transaction);
   } catch (error) {
     failure = { cause: error };
   }

@@ -3,12 +3,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   importFile,
+  nextTransactionSize,
   PARSE_THREADS_FROM,
   parseThreads,
   type Rejection,
+  TRANSACTION_MS,
   UPSERT_TRANSACTION,
 } from '../../src/ingest/import.js';
 import { MAX_RECORD_BYTES } from '../../src/ingest/prepare.js';
@@ -198,7 +201,8 @@ describe('importFile', () => {
 });
 
 describe('importFile into a store that holds records', () => {
-  it(`writes at most ${UPSERT_TRANSACTION} records a transaction, all of them, counted once`, async () => {
+  const { least, most } = UPSERT_TRANSACTION;
+  it(`writes ${least} to ${most} records a transaction, all of them, counted once`, async () => {
     await importFile(store, 'people', fileOf([personLine(0)]), { worker: false });
     const sizes: number[] = [];
     const upsert = store.upsert.bind(store);
@@ -206,11 +210,42 @@ describe('importFile into a store that holds records', () => {
       sizes.push(records.length);
       return upsert(entity, records);
     };
-    const lines = Array.from({ length: 2 * UPSERT_TRANSACTION + 500 }, (_, n) => personLine(n));
+    const lines = Array.from({ length: 2 * most + 500 }, (_, n) => personLine(n));
     const summary = await importFile(store, 'people', fileOf(lines), { worker: false });
-    expect(sizes).toEqual([UPSERT_TRANSACTION, UPSERT_TRANSACTION, 500]);
+    expect(sizes[0]).toBe(least);
+    // Each a full transaction of its size but for the file's last records.
+    for (const size of sizes.slice(0, -1)) {
+      expect(size).toBeGreaterThanOrEqual(least);
+      expect(size).toBeLessThanOrEqual(most);
+    }
+    expect(sizes.reduce((a, b) => a + b)).toBe(lines.length);
     expect(summary).toMatchObject({ read: lines.length, imported: lines.length, rejected: 0 });
     expect(await store.count('people')).toBe(lines.length);
+  });
+});
+
+describe('nextTransactionSize', () => {
+  const { least, most } = UPSERT_TRANSACTION;
+  it('sizes a transaction to take TRANSACTION_MS at the rate the last one went', () => {
+    expect(nextTransactionSize(1000, TRANSACTION_MS / 2)).toBe(2000);
+    expect(nextTransactionSize(3000, TRANSACTION_MS)).toBe(3000);
+  });
+
+  it(`keeps to ${least}–${most} records, however fast or slow the last one was`, () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        (n, ms) => {
+          const size = nextTransactionSize(n, ms);
+          expect(size).toBeGreaterThanOrEqual(least);
+          expect(size).toBeLessThanOrEqual(most);
+          expect(Number.isInteger(size)).toBe(true);
+        },
+      ),
+    );
+    expect(nextTransactionSize(1000, 0)).toBe(most);
+    expect(nextTransactionSize(5000, 60_000)).toBe(least);
   });
 });
 

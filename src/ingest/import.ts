@@ -66,15 +66,17 @@ export const DEFAULT_BATCH_SIZE = 1000;
 
 /**
  * Records per transaction into a store that already holds records (a refresh's changed records, an import
- * on top of others): from 1,000 up to 5,000, as many as take about TRANSACTION_MS. A transaction's cost is
+ * on top of others): from 1,000 up to 3,000, as many as take about TRANSACTION_MS. A transaction's cost is
  * mostly the pages it dirties, and a job change moves six of a person's identifiers, each to a page of its
- * own: 1,000 changed people rewrote most of the identifier index of 100,000, and 5,000 hardly more. A
- * refresh of 20,000 changed people among 100,000 took 14–16 s rather than 18–23 s; among 1,000,000, where
- * each record costs more and about 2,000 fit, 38–47 s rather than 43–53 s (BENCHMARKS.md, issue 20). A
- * transaction holds SQLite's write lock, which a server's own writes wait for up to 5 s. Events are stamped
- * when a transaction ends (src/store/sqlite/record-writes.ts), so its length does not delay them.
+ * own: 1,000 changed people rewrote most of the identifier index of 100,000, and 3,000 hardly more. A
+ * refresh of 20,000 changed people among 100,000 took 14 s rather than 18–23 s; among 1,000,000, where each
+ * record costs more and about 2,000 fit, 38–47 s rather than 43–53 s (BENCHMARKS.md, issue 20). A
+ * transaction holds SQLite's write lock, which a server's own writes wait for up to 5 s; and its job changes
+ * go to webhook endpoints together, the last of them after the others (5,000 a transaction made no faster
+ * refresh). Events are stamped when a transaction ends (src/store/sqlite/record-writes.ts), so its length
+ * does not delay them.
  */
-export const UPSERT_TRANSACTION = { least: 1000, most: 5000 };
+export const UPSERT_TRANSACTION = { least: 1000, most: 3000 };
 /**
  * What a write into a store that holds records should take, in milliseconds: SQLite's transaction (which holds
  * its write lock) and the serving index's after it (which does not), about three quarters and a quarter.

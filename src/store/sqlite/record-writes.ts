@@ -91,10 +91,10 @@ function replaceIdentifiers(statements: EntityStatements, id: string, held: stri
  */
 const LARGE_WRITE = 1000;
 /**
- * Negative, in KiB: 64 MiB. A refresh's transaction of 5,000 changed people dirties about 4,000 pages of 16
- * KiB at 100,000 people (its identifiers' rows are spread over nearly every page of their index); in the
- * 16 MiB a connection has otherwise, SQLite wrote them to the WAL before the commit and read them back:
- * 6.0 GB written for a refresh of 20,000 changed people, 2.0 GB with this cache (BENCHMARKS.md, issue 20).
+ * Negative, in KiB: 64 MiB. A refresh's transaction of 1,000 changed people among 100,000 dirtied 3,770
+ * pages of 16 KiB (most of their identifiers' index, the records, the search rows): in the 16 MiB a
+ * connection has otherwise, SQLite wrote them to the WAL before the commit and read them back. A refresh of
+ * 20,000 changed people wrote 6.0 GB; with this cache and larger transactions (src/ingest/import.ts), 2.4 GB.
  */
 const LARGE_WRITE_CACHE_KIB = -65_536;
 

@@ -144,11 +144,10 @@ export async function importFile(
   // gathered into transactions of `transaction` records: fewer commits and FTS segments.
   const fixed = bulk !== undefined || opts.batchSize !== undefined;
   let transaction = fixed ? batchSize : UPSERT_TRANSACTION.least;
-  let pending: RecordToStore[] = [];
+  const pending: RecordToStore[] = [];
   /** Writes the first `n` pending records in one transaction. */
   const write = async (n: number) => {
-    const records = pending.slice(0, n);
-    pending = pending.slice(n);
+    const records = pending.splice(0, n);
     try {
       if (bulk) addCounts(counts, await bulk.upsert(records));
       else {

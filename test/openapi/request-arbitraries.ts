@@ -129,15 +129,14 @@ export class RequestArbitraries {
     const members = schema.additionalProperties;
     if (properties.length === 0 && typeof members === 'object' && members !== null) {
       const names = stated.member;
-      // Not `__proto__` or `constructor`: the JSON parser refuses a body naming them (400, prototype
-      // poisoning) before any rule of the document applies.
-      const name =
+      // Not `__proto__` or `constructor`, however drawn: the JSON parser refuses a body naming them (400,
+      // prototype poisoning) before any rule of the document applies.
+      const drawn =
         names === undefined || names === 'omitted'
-          ? fc
-              .string({ minLength: 1, maxLength: 12 })
-              .filter((key) => key !== '__proto__' && key !== 'constructor')
-          : names;
-      return fc.dictionary(name as fc.Arbitrary<string>, this.arbitrary(members as Schema, stated), {
+          ? fc.string({ minLength: 1, maxLength: 12 })
+          : (names as fc.Arbitrary<string>);
+      const name = drawn.filter((key) => key !== '__proto__' && key !== 'constructor');
+      return fc.dictionary(name, this.arbitrary(members as Schema, stated), {
         minKeys: minProperties,
         maxKeys: LIST_CAP,
       });

@@ -410,7 +410,8 @@ export class ServingIndex {
    */
   reconcile(opts: { inBackground?: BackgroundBuild } = {}): Reconciled {
     this.seen = undefined;
-    if (this.looksCurrent()) return 'current';
+    const glanced = this.glance();
+    if (glanced !== undefined) return glanced;
     let busy = false;
     const todo: Entity[] = [];
     const claims: Claim[] = [];
@@ -448,17 +449,30 @@ export class ServingIndex {
     return repaired ? 'repaired' : 'current';
   }
 
-  /** Cheap, without the write lock: built, of this layout and store, at the store's generation, nothing abandoned. */
-  private looksCurrent(): boolean {
+  /**
+   * What a look without the write lock finds: `current`, nothing to do; `busy`, a live process builds an
+   * entity; or undefined, work for the write lock. A live process's write under way is not work: it holds
+   * the lock while it applies its changes (seconds, for a refresh's transaction), and a server that took
+   * the lock behind it would stand still meanwhile. Its intent is seen from when it begins until it ends
+   * with the index at the store's generation, which it has passed once its SQLite transaction commits.
+   */
+  private glance(): 'current' | 'busy' | undefined {
     this.env.resetReadTxn();
+    const intents = [...this.intents.getRange()].map(({ value }) => value as Intent);
+    if (intents.some((intent) => !isAlive(intent.writer))) return undefined;
+    const sameIndex = this.meta.get('layout') === LAYOUT && this.meta.get('store') === this.source.storeId();
+    if (!sameIndex) return undefined;
     const { ready } = this.flagsNow();
-    return (
-      ENTITIES.every((entity) => ready[entity] && this.meta.get(`state:${entity}`) === 'ready') &&
-      this.meta.get('layout') === LAYOUT &&
-      this.meta.get('store') === this.source.storeId() &&
-      this.meta.get('generation') === this.source.generation() &&
-      this.abandonedIntents().length === 0
-    );
+    let building = false;
+    for (const entity of ENTITIES) {
+      const state = this.meta.get(`state:${entity}`) as State | undefined;
+      if (state === 'ready' && ready[entity]) continue;
+      if (state === undefined || state === 'ready' || !isAlive(state.building)) return undefined;
+      building = true;
+    }
+    if (building) return 'busy';
+    if (intents.length > 0 || this.meta.get('generation') === this.source.generation()) return 'current';
+    return undefined;
   }
 
   private bumpKeys(): void {

@@ -75,7 +75,12 @@ export class SqliteLists implements ListStore {
     return this.write(() => this.statements.delete.run(numbered(keyId, id)).changes > 0);
   }
 
+  /**
+   * Looked for by a read first: the claim's write transaction only when a job waits, so that a server's poll
+   * does not wait for SQLite's write lock while a refresh holds it.
+   */
   async claimList(owner: string, now: string, leaseUntil: string): Promise<ListJob | undefined> {
+    if (this.statements.waiting.get(numbered(now)) === undefined) return undefined;
     return this.write(() => this.claimOnce(owner, now, leaseUntil));
   }
 

@@ -1,7 +1,8 @@
 // The serving index follows the store of record through crashes and restores: a writer killed between
 // its SQLite commit and the index update is repaired, and an index that no longer matches is rebuilt.
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,7 @@ import { ServingIndex } from '../../../src/store/serving/serving-index.js';
 import { openSqliteStore, servingIndexPath } from '../../../src/store/sqlite/store.js';
 
 const DYING_WRITER = fileURLToPath(new URL('./dying-writer.ts', import.meta.url));
+const HELD_WRITER = fileURLToPath(new URL('./held-writer.ts', import.meta.url));
 const dirs: string[] = [];
 const tempDb = () => {
   const dir = mkdtempSync(join(tmpdir(), 'enrich-index-'));
@@ -71,6 +73,42 @@ describe('the serving index', () => {
     expect(repaired()).toBe(true);
     expect(server.findRecords('people', 'work_email', 'old@acme.com.au', 11)).toEqual([]);
     expect(failures).toEqual([]);
+    await server.close();
+  });
+
+  it("leaves a live writer's transaction to it: a server's check does not wait for its write lock", async () => {
+    const path = tempDb();
+    const dir = dirs.at(-1)!;
+    const server = openSqliteStore(path);
+    await server.upsert('people', [prepared(person('p1', 'old@acme.com.au'))]);
+    const changed = person('p1', 'new@acme.com.au');
+    const writer = spawn(process.execPath, [
+      '--import',
+      'tsx',
+      HELD_WRITER,
+      path,
+      JSON.stringify(changed),
+      dir,
+    ]);
+    const exited = once(writer, 'exit');
+    try {
+      for (let waited = 0; !existsSync(join(dir, 'HELD')) && waited < 20_000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(existsSync(join(dir, 'HELD'))).toBe(true);
+      // SQLite is a generation ahead of the index while the writer applies its changes: its own to finish.
+      expect(server.reconcileIndex()).toBe('current');
+      expect(existsSync(join(dir, 'ENDED'))).toBe(false);
+      expect(bodyOf(server.findRecords('people', 'work_email', 'old@acme.com.au', 11))).toHaveLength(1);
+    } finally {
+      writeFileSync(join(dir, 'RELEASE'), '');
+      await exited;
+    }
+    expect(writer.exitCode).toBe(0);
+    expect(server.reconcileIndex()).toBe('current');
+    expect(bodyOf(server.findRecords('people', 'work_email', 'new@acme.com.au', 11))).toEqual([
+      JSON.stringify(changed),
+    ]);
     await server.close();
   });
 

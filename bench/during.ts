@@ -4,17 +4,17 @@
 // commit (its `timestamp`) to its first attempt.
 import { once } from 'node:events';
 import { createReadStream, existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
+import { startWorker } from '../src/worker.js';
 import { createKey, evolve, refreshSnapshot } from './enrich.js';
 import { int, table } from './format.js';
 import { type Measured, runLoad } from './loadgen.js';
 import { say } from './log.js';
 import type { Target } from './lookups.js';
 import type { LoadOptions } from './options.js';
+import type { FirstAttempt } from './receiver-thread.js';
 import { median, p99 } from './stats.js';
 
 export interface DuringRun {
@@ -44,29 +44,18 @@ export interface DuringRun {
   commitToAttemptP99Ms: number;
 }
 
-/** A receiver that answers 204 and notes, per event, when its first attempt arrived after its commit. */
+/**
+ * The receiver (bench/receiver-thread.ts, on a thread of its own at the lowest CPU priority): its URL, how
+ * many first attempts it has noted, and what was delivered since the last call to `figures`: how many, a
+ * second (first commit to last first attempt), and the p99 from commit to first attempt.
+ */
 async function startReceiver() {
-  const firstAttempt = new Map<string, { receivedMs: number; lagMs: number }>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const id = String(request.headers['webhook-id']);
-      if (!firstAttempt.has(id)) {
-        const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
-        firstAttempt.set(id, { receivedMs: Date.now(), lagMs: Date.now() - Date.parse(timestamp) });
-      }
-      response.statusCode = 204;
-      response.end();
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  /** What was delivered since the last call: how many, a second (first commit to last first attempt), p99. */
-  const figures = () => {
-    const attempts = [...firstAttempt.values()];
-    firstAttempt.clear();
+  const count = new Int32Array(new SharedArrayBuffer(4));
+  const thread = startWorker(import.meta.url, './receiver-thread', { count: count.buffer });
+  const [listening] = (await once(thread, 'message')) as [{ port: number }];
+  const figures = async () => {
+    thread.postMessage('take');
+    const [{ attempts }] = (await once(thread, 'message')) as [{ attempts: FirstAttempt[] }];
     const lastMs = Math.max(...attempts.map((a) => a.receivedMs));
     const firstCommitMs = Math.min(...attempts.map((a) => a.receivedMs - a.lagMs));
     return {
@@ -75,7 +64,15 @@ async function startReceiver() {
       p99Ms: p99(attempts.map((a) => a.lagMs)),
     };
   };
-  return { url: `http://127.0.0.1:${port}/hooks`, firstAttempt, figures, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${listening.port}/hooks`,
+    noted: () => Atomics.load(count, 0),
+    figures,
+    close: async () => {
+      thread.postMessage('close');
+      await once(thread, 'exit');
+    },
+  };
 }
 
 /**
@@ -235,8 +232,8 @@ export async function measureDuring(
           const measured = loaded
             ? await during(files.manyChanges, true)
             : { rps: 0, refreshed: await refreshSnapshot('people', files.manyChanges, db, files.people) };
-          await settle(() => receiver.firstAttempt.size, 2000, 120_000);
-          return { ...measured, ...receiver.figures() };
+          await settle(receiver.noted, 2000, 120_000);
+          return { ...measured, ...(await receiver.figures()) };
         }).finally(back);
       // In turn first, so that neither always has the machine as the other left it.
       const [plain, delivering] =
@@ -271,7 +268,7 @@ export async function measureDuring(
       runs.push(result);
     }
   } finally {
-    receiver.close();
+    await receiver.close();
   }
   return runs;
 }

@@ -88,7 +88,7 @@ export function registerData(program: Command) {
     .option('--json', 'print the counts as JSON (one object a file; one for a whole --snapshot)')
     .option(
       '--priority <priority>',
-      "low (default): yield the CPU to a server on this machine (nice +10); normal: keep the shell's",
+      "low (default): yield the CPU to a server on this machine (nice 19, the lowest); normal: keep the shell's",
       priority,
       'low',
     )

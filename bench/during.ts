@@ -15,7 +15,7 @@ import { say } from './log.js';
 import type { Target } from './lookups.js';
 import type { LoadOptions } from './options.js';
 import type { FirstAttempt } from './receiver-thread.js';
-import { median, p99 } from './stats.js';
+import { median, p99, quantile } from './stats.js';
 
 export interface DuringRun {
   /** `id` lookups a second alone, then during a month's refresh (issue 20). */
@@ -62,6 +62,17 @@ async function startReceiver() {
       delivered: attempts.length,
       perSecond: attempts.length / Math.max(0.001, (lastMs - firstCommitMs) / 1000),
       p99Ms: p99(attempts.map((a) => a.lagMs)),
+      /** The delays' spread, for the log: median, 90th percentile and longest. */
+      spread: [0.5, 0.9, 1]
+        .map((q) =>
+          int(
+            quantile(
+              attempts.map((a) => a.lagMs),
+              q,
+            ),
+          ),
+        )
+        .join(' / '),
     };
   };
   return {
@@ -263,7 +274,7 @@ export async function measureDuring(
           `were delivered (${int(delivering.delivered)}, p99 commit to attempt ${int(delivering.p99Ms)} ms); ` +
           `with no lookups, the refresh took ${unloaded.refreshed.wallSeconds.toFixed(1)} s and ` +
           `${int(result.delivered)} were delivered at ${int(result.deliveredPerSecond)}/s, p99 commit to attempt ` +
-          `${int(result.commitToAttemptP99Ms)} ms`,
+          `${int(result.commitToAttemptP99Ms)} ms (p50 / p90 / longest ${unloaded.spread} ms)`,
       );
       runs.push(result);
     }

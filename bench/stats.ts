@@ -11,8 +11,11 @@ export function median(values: number[]): number {
 /** The median of one field over runs. */
 export const medianOf = <T>(runs: T[], field: (run: T) => number): number => median(runs.map(field));
 
-/** The 99th percentile of some values by nearest rank (NaN when there are none). */
-export function p99(values: number[]): number {
+/** The `q` quantile (0 < q ≤ 1) of some values by nearest rank (NaN when there are none). */
+export function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] ?? Number.NaN;
+  return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
 }
+
+/** The 99th percentile of some values by nearest rank (NaN when there are none). */
+export const p99 = (values: number[]): number => quantile(values, 0.99);

@@ -2,12 +2,15 @@
 // memory by each process and added to the store once a minute: a few increments per request, one write a
 // minute. Every process adds its own; the store sums them (src/store/sql/minutes.ts).
 import { type AccountingStore, LATENCY_BOUNDS_MS, type MinuteRow } from '../store/accounting.js';
+import { isBusy } from '../store/unavailable.js';
 import type { Operation } from '../vocabulary/operations.js';
 import { usageOutcome } from './usage-outcome.js';
 
 /** How long minutes are kept: 30 days. */
 export const MINUTES_KEPT_MS = 30 * 86_400_000;
 const MINUTE_MS = 60_000;
+/** After another process's write lock turned a flush away, it is tried again this soon. */
+const BUSY_RETRY_MS = 1000;
 
 /** A UTC minute as the store names it: 'YYYY-MM-DDTHH:MM'. */
 export const minuteOf = (ms: number) => new Date(ms).toISOString().slice(0, 16);
@@ -57,6 +60,7 @@ export class MinuteCounts {
   private readonly timer: NodeJS.Timeout;
   private lastPrune = 0;
   private flushing: Promise<void> = Promise.resolve();
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: Pick<AccountingStore, 'addMinutes' | 'pruneMinutes'>,
@@ -103,7 +107,9 @@ export class MinuteCounts {
 
   /**
    * Adds the finished minutes to the store (all counted so far with `everything`), and prunes what is older
-   * than 30 days once an hour. Rows that could not be written are kept for the next flush.
+   * than 30 days once an hour. Rows that could not be written are kept for the next flush. The flush of each
+   * minute does not wait for SQLite's write lock, which a refresh in another process holds for seconds at a
+   * time (this runs on the thread that answers lookups): turned away, it is tried again a second later.
    */
   flush(everything = false): Promise<void> {
     this.flushing = this.flushing.then(async () => {
@@ -111,14 +117,17 @@ export class MinuteCounts {
       const rows = this.finished;
       this.finished = [];
       try {
-        await this.store.addMinutes(rows);
+        await this.store.addMinutes(rows, { wait: everything });
         if (Date.now() - this.lastPrune > 3_600_000) {
           this.lastPrune = Date.now();
           await this.store.pruneMinutes(minuteOf(Date.now() - MINUTES_KEPT_MS));
         }
       } catch (error) {
         this.finished.unshift(...rows);
-        this.onError(error);
+        if (!isBusy(error) || everything) return this.onError(error);
+        clearTimeout(this.retry);
+        this.retry = setTimeout(() => void this.flush(), BUSY_RETRY_MS);
+        this.retry.unref();
       }
     });
     return this.flushing;
@@ -127,6 +136,7 @@ export class MinuteCounts {
   /** Stops the timer and writes everything counted. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    clearTimeout(this.retry);
     await this.flush(true);
   }
 }

@@ -110,8 +110,12 @@ export interface AccountingStore {
   /** Usage rows in day, key and operation order. */
   usage(filter: UsageFilter): Promise<UsageRow[]>;
 
-  /** Adds each row's counts (and latency buckets) to the stored ones for its minute, key and operation. */
-  addMinutes(rows: MinuteRow[]): Promise<void>;
+  /**
+   * Adds each row's counts (and latency buckets) to the stored ones for its minute, key and operation. With
+   * `wait: false`, a store whose writes queue for one lock (SQLite) fails busy at once while another process
+   * holds it, rather than waiting for it (the caller tries again later).
+   */
+  addMinutes(rows: MinuteRow[], opts?: { wait?: boolean }): Promise<void>;
   /** Minute rows in minute, key and operation order. */
   minutes(filter: MinuteFilter): Promise<MinuteRow[]>;
   /** Removes the minutes before `before` ('YYYY-MM-DDTHH:MM'); returns how many rows. */

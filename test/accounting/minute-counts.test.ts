@@ -1,6 +1,6 @@
 // Per-minute counts: kept in memory per key and operation, added to the store once a minute, percentiles from
 // latency buckets.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   latencyBucket,
   latencyPercentile,
@@ -9,15 +9,24 @@ import {
 } from '../../src/accounting/minute-counts.js';
 import { LATENCY_BOUNDS_MS, type MinuteRow } from '../../src/store/accounting.js';
 
-/** A store that keeps what it is given, and fails while `failing` is set. */
+/**
+ * A store that keeps what it is given, and fails while `failing` is set; while `locked` is, a write that is
+ * not to wait fails busy, as SQLite's does while another process holds its write lock.
+ */
 function fakeStore() {
   const added: MinuteRow[] = [];
   const store = {
     failing: false,
+    locked: false,
+    waits: [] as Array<boolean | undefined>,
     added,
     pruned: [] as string[],
-    async addMinutes(rows: MinuteRow[]) {
+    async addMinutes(rows: MinuteRow[], opts?: { wait?: boolean }) {
+      store.waits.push(opts?.wait);
       if (store.failing) throw new Error('store down');
+      if (store.locked && opts?.wait === false) {
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      }
       added.push(...rows.map((r) => ({ ...r, latency: [...r.latency] })));
     },
     async pruneMinutes(before: string) {
@@ -88,5 +97,33 @@ describe('MinuteCounts', () => {
     store.failing = false;
     await counts.close();
     expect(store.added.map((r) => r.requests)).toEqual([1]);
+  });
+
+  it("does not wait for another process's write lock: tries again a second later, and waits on close", async () => {
+    vi.useFakeTimers({ now: at });
+    try {
+      const store = fakeStore();
+      const errors: unknown[] = [];
+      const counts = new MinuteCounts(store, (error) => errors.push(error), 60_000);
+      counts.count('k1', 'people', 200, true, 1, at);
+      store.locked = true;
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(store.waits).toEqual([false]);
+      expect(store.added).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(store.waits).toEqual([false, false]);
+      store.locked = false;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(store.added.map((r) => [r.minute, r.requests])).toEqual([['2026-11-25T10:00', 1]]);
+      // Turned away is not a failure: nothing to report.
+      expect(errors).toEqual([]);
+      counts.count('k1', 'people', 200, true, 1, Date.now());
+      store.locked = true;
+      await counts.close();
+      expect(store.waits.at(-1)).toBe(true);
+      expect(store.added.map((r) => r.requests)).toEqual([1, 1]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -35,6 +35,7 @@ export class PostgresAccounting implements AccountingStore {
     return usage.usage(this.primary, filter);
   }
 
+  /** PostgreSQL's row locks do not queue behind a refresh: `wait` makes no difference here. */
   addMinutes(rows: MinuteRow[]): Promise<void> {
     return minutes.addMinutes(this.primary, rows);
   }

@@ -52,9 +52,9 @@ export class SqliteAccounting implements AccountingStore {
     return this.usageCounts.usage(filter);
   }
 
-  async addMinutes(rows: MinuteRow[]): Promise<void> {
+  async addMinutes(rows: MinuteRow[], opts: { wait?: boolean } = {}): Promise<void> {
     this.snapshot.end();
-    this.minuteCounts.add(rows);
+    this.minuteCounts.add(rows, opts.wait ?? true);
   }
 
   async minutes(filter: MinuteFilter): Promise<MinuteRow[]> {

@@ -20,7 +20,7 @@ export class SqliteMinutes {
   private readonly prune: Database.Statement<[Record<number, unknown>]>;
   private readonly addBatch: (rows: MinuteRow[]) => void;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     const add = db.prepare<[Record<number, unknown>]>(SQL.add);
     this.all = db.prepare<[Record<number, unknown>], StoredMinuteRow>(SQL.all);
     this.ofKey = db.prepare<[Record<number, unknown>], StoredMinuteRow>(SQL.ofKey);
@@ -30,8 +30,17 @@ export class SqliteMinutes {
     });
   }
 
-  add(rows: MinuteRow[]): void {
-    if (rows.length > 0) this.addBatch(rows);
+  /** Adds the rows in one transaction; without `wait`, fails busy at once while another connection writes. */
+  add(rows: MinuteRow[], wait = true): void {
+    if (rows.length === 0) return;
+    if (wait) return this.addBatch(rows);
+    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.addBatch(rows);
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
+    }
   }
 
   read(filter: MinuteFilter): MinuteRow[] {

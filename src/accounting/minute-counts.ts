@@ -124,10 +124,13 @@ export class MinuteCounts {
         }
       } catch (error) {
         this.finished.unshift(...rows);
-        if (!isBusy(error) || everything) return this.onError(error);
-        clearTimeout(this.retry);
-        this.retry = setTimeout(() => void this.flush(), BUSY_RETRY_MS);
-        this.retry.unref();
+        if (everything || !isBusy(error)) {
+          this.onError(error);
+        } else {
+          clearTimeout(this.retry);
+          this.retry = setTimeout(() => void this.flush(), BUSY_RETRY_MS);
+          this.retry.unref();
+        }
       }
     });
     return this.flushing;

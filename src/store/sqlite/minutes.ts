@@ -33,7 +33,10 @@ export class SqliteMinutes {
   /** Adds the rows in one transaction; without `wait`, fails busy at once while another connection writes. */
   add(rows: MinuteRow[], wait = true): void {
     if (rows.length === 0) return;
-    if (wait) return this.addBatch(rows);
+    if (wait) {
+      this.addBatch(rows);
+      return;
+    }
     const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
     this.db.pragma('busy_timeout = 0');
     try {

@@ -118,10 +118,6 @@ export class MinuteCounts {
       this.finished = [];
       try {
         await this.store.addMinutes(rows, { wait: everything });
-        if (Date.now() - this.lastPrune > 3_600_000) {
-          this.lastPrune = Date.now();
-          await this.store.pruneMinutes(minuteOf(Date.now() - MINUTES_KEPT_MS));
-        }
       } catch (error) {
         this.finished.unshift(...rows);
         if (everything || !isBusy(error)) {
@@ -131,6 +127,12 @@ export class MinuteCounts {
           this.retry = setTimeout(() => void this.flush(), BUSY_RETRY_MS);
           this.retry.unref();
         }
+        return;
+      }
+      // Its rows are written: a prune that fails is tried again in an hour, the rows not added twice.
+      if (Date.now() - this.lastPrune > 3_600_000) {
+        this.lastPrune = Date.now();
+        await this.store.pruneMinutes(minuteOf(Date.now() - MINUTES_KEPT_MS)).catch(this.onError);
       }
     });
     return this.flushing;

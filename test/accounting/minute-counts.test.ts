@@ -30,6 +30,7 @@ function fakeStore() {
       added.push(...rows.map((r) => ({ ...r, latency: [...r.latency] })));
     },
     async pruneMinutes(before: string) {
+      if (store.failing) throw new Error('store down');
       store.pruned.push(before);
       return 0;
     },
@@ -86,15 +87,28 @@ describe('MinuteCounts', () => {
     await counts.close();
   });
 
-  it('keeps what the store refused for the next flush, and writes everything on close', async () => {
+  // A write refused is kept for the next flush; a prune that fails after the write does not add its rows twice.
+  it.each([
+    ['refused', false],
+    ['written, then a prune failed', true],
+  ])('writes each row once, everything on close (rows %s)', async (_, afterWrite) => {
     const store = fakeStore();
     const errors: unknown[] = [];
     const counts = new MinuteCounts(store, (error) => errors.push(error), 3_600_000);
     counts.count('k1', 'people', 200, true, 1, Date.now());
-    store.failing = true;
+    const addMinutes = store.addMinutes;
+    if (afterWrite) {
+      store.addMinutes = async (rows, opts) => {
+        await addMinutes(rows, opts);
+        store.failing = true;
+      };
+    } else {
+      store.failing = true;
+    }
     await counts.flush(true);
     expect(errors).toHaveLength(1);
     store.failing = false;
+    store.addMinutes = addMinutes;
     await counts.close();
     expect(store.added.map((r) => r.requests)).toEqual([1]);
   });

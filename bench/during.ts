@@ -56,23 +56,15 @@ async function startReceiver() {
   const figures = async () => {
     thread.postMessage('take');
     const [{ attempts }] = (await once(thread, 'message')) as [{ attempts: FirstAttempt[] }];
+    const lags = attempts.map((a) => a.lagMs);
     const lastMs = Math.max(...attempts.map((a) => a.receivedMs));
     const firstCommitMs = Math.min(...attempts.map((a) => a.receivedMs - a.lagMs));
     return {
       delivered: attempts.length,
       perSecond: attempts.length / Math.max(0.001, (lastMs - firstCommitMs) / 1000),
-      p99Ms: p99(attempts.map((a) => a.lagMs)),
+      p99Ms: p99(lags),
       /** The delays' spread, for the log: median, 90th percentile and longest. */
-      spread: [0.5, 0.9, 1]
-        .map((q) =>
-          int(
-            quantile(
-              attempts.map((a) => a.lagMs),
-              q,
-            ),
-          ),
-        )
-        .join(' / '),
+      spread: [0.5, 0.9, 1].map((q) => int(quantile(lags, q))).join(' / '),
     };
   };
   return {

@@ -47,6 +47,13 @@ export interface Claim {
   claim: string;
 }
 
+/** An entity's state while a process that is still alive builds it. */
+const builtByLive = (state: State | undefined): boolean =>
+  state !== undefined && state !== 'ready' && isAlive(state.building);
+
+/** An intent whose writer died: its write is repaired from SQLite. */
+const abandoned = ({ value }: { value: Intent }): boolean => !isAlive(value.writer);
+
 /** Bump when the layout of the index changes: an index of another layout is rebuilt. */
 const LAYOUT = 3;
 /**
@@ -421,7 +428,7 @@ export class ServingIndex {
         this.meta.get('layout') === LAYOUT && this.meta.get('store') === this.source.storeId();
       for (const entity of ENTITIES) {
         const state = this.meta.get(`state:${entity}`) as State | undefined;
-        if (state !== undefined && state !== 'ready' && isAlive(state.building)) busy = true;
+        if (builtByLive(state)) busy = true;
         else if (!sameIndex || state !== 'ready') todo.push(entity);
       }
       // Missed writes (a restored file): only knowable while no live process is building.
@@ -458,8 +465,8 @@ export class ServingIndex {
    */
   private glance(): 'current' | 'busy' | undefined {
     this.env.resetReadTxn();
-    const intents = [...this.intents.getRange()].map(({ value }) => value as Intent);
-    if (intents.some((intent) => !isAlive(intent.writer))) return undefined;
+    const intents = this.intentsNow();
+    if (intents.some(abandoned)) return undefined;
     const sameIndex = this.meta.get('layout') === LAYOUT && this.meta.get('store') === this.source.storeId();
     if (!sameIndex) return undefined;
     const { ready } = this.flagsNow();
@@ -467,7 +474,7 @@ export class ServingIndex {
     for (const entity of ENTITIES) {
       const state = this.meta.get(`state:${entity}`) as State | undefined;
       if (state === 'ready' && ready[entity]) continue;
-      if (state === undefined || state === 'ready' || !isAlive(state.building)) return undefined;
+      if (!builtByLive(state)) return undefined;
       building = true;
     }
     if (building) return 'busy';
@@ -480,11 +487,13 @@ export class ServingIndex {
     this.setFlags({ ...flags, keys: flags.keys + 1 });
   }
 
+  /** The writes announced and not ended, as the latest snapshot has them. */
+  private intentsNow(): Array<{ key: string; value: Intent }> {
+    return [...this.intents.getRange()] as Array<{ key: string; value: Intent }>;
+  }
+
   private abandonedIntents(): Array<{ key: string; value: Intent }> {
-    return [...this.intents.getRange()].filter(({ value }) => !isAlive(value.writer)) as Array<{
-      key: string;
-      value: Intent;
-    }>;
+    return this.intentsNow().filter(abandoned);
   }
 
   /** Inside the write lock: re-reads from SQLite every record an abandoned write named. */

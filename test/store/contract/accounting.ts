@@ -22,7 +22,8 @@ const usage = (key_id: string, day: string, counts: Partial<UsageRow> = {}): Usa
   ...counts,
 });
 
-const minute = (key_id: string, at: string, counts: Partial<MinuteRow> = {}): MinuteRow => ({
+/** A minute's row of one key, no requests unless `counts` says. */
+export const minute = (key_id: string, at: string, counts: Partial<MinuteRow> = {}): MinuteRow => ({
   minute: at,
   key_id,
   operation: 'people',

@@ -8,19 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
-import { LATENCY_BOUNDS_MS } from '../../../src/store/accounting.js';
 import { openSqliteStore } from '../../../src/store/sqlite/store.js';
 import { isBusy } from '../../../src/store/unavailable.js';
+import { minute } from '../contract/accounting.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+const tempDb = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enrich-polls-'));
+  dirs.push(dir);
+  return join(dir, 'enrich.db');
+};
 
 it("finds no list job waiting without SQLite's write lock, and claims one waiting with it", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'enrich-lists-'));
-  dirs.push(dir);
-  const path = join(dir, 'enrich.db');
+  const path = tempDb();
   const store = openSqliteStore(path, { busyTimeoutMs: 0 });
   const other = new Database(path);
   const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString();
@@ -60,21 +63,9 @@ async function lockedElsewhere(path: string, ms: number) {
 }
 
 it("turns a minute's counts away at once while another process writes, and waits when asked to", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'enrich-minutes-'));
-  dirs.push(dir);
-  const path = join(dir, 'enrich.db');
+  const path = tempDb();
   const store = openSqliteStore(path);
-  const row = {
-    minute: '2026-01-01T00:00',
-    key_id: 'key_1',
-    operation: 'people' as const,
-    requests: 1,
-    matched: 1,
-    not_found: 0,
-    ambiguous: 0,
-    rejected: 0,
-    latency: LATENCY_BOUNDS_MS.map(() => 0).concat(1),
-  };
+  const row = minute('key_1', '2026-01-01T00:00', { requests: 1, matched: 1 });
   try {
     // The lock is let go after 1.5 s, within the store's own busy timeout (5 s): a write that waited would
     // succeed; one that does not wait fails busy.

@@ -4,6 +4,7 @@ import type { Entity } from '../vocabulary/entities.js';
 import { type BatchShare, prepareBatches } from './batches.js';
 import type { KnownBodiesData } from './known-bodies.js';
 import { packBatch, transferList } from './packed-batch.js';
+import { batchWeight, RunAhead } from './run-ahead.js';
 
 export interface PrepareWorkerInput {
   entity: Entity;
@@ -12,17 +13,21 @@ export interface PrepareWorkerInput {
   known?: KnownBodiesData;
 }
 
-/** Batches prepared ahead of the writer: enough to keep both threads busy, few enough to bound memory. */
+/**
+ * Full batches prepared ahead of the writer: enough to keep both threads busy, few enough to bound memory.
+ * Counted by what the batches hold (RunAhead): a refresh's batches, mostly unchanged lines, hold few
+ * records, and the thread reads on while the writer's transactions run.
+ */
 const AHEAD = 2;
 
 const port = parentPort!;
 const { entity, file, batchSize, known } = workerData as PrepareWorkerInput;
-let credit = AHEAD;
+const ahead = new RunAhead(AHEAD * (batchSize + 1));
 let share: BatchShare | undefined;
 let wake: (() => void) | undefined;
 /** 'ack': the writer took a batch. A BatchShare: where to begin and which batches, once this thread is ready. */
 const onMessage = (message: 'ack' | BatchShare) => {
-  if (message === 'ack') credit++;
+  if (message === 'ack') ahead.taken();
   else share = message;
   wake?.();
 };
@@ -33,8 +38,8 @@ async function run() {
   port.postMessage('ready');
   while (share === undefined) await new Promise<void>((resolve) => (wake = resolve));
   for await (const batch of prepareBatches(entity, file, batchSize, share, known)) {
-    while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
-    credit--;
+    while (!ahead.open) await new Promise<void>((resolve) => (wake = resolve));
+    ahead.sent(batchWeight(batch));
     const packed = packBatch(batch);
     port.postMessage(packed, transferList(packed));
   }

@@ -1,5 +1,5 @@
 // Runs prepareBatches in worker threads — each preparing every N-th batch — and hands their batches to
-// the writer in file order, each worker a couple of batches ahead at most.
+// the writer in file order, each worker ahead by about two full batches' worth of records (run-ahead.ts).
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { Entity } from '../vocabulary/entities.js';
@@ -26,10 +26,10 @@ export interface WorkerBatchOptions {
 }
 
 /**
- * Like prepareBatches, with the parsing on other cores, each worker a few batches ahead at most, so
- * memory stays bounded. A worker takes a few hundred milliseconds to load its modules; until they are
- * ready, and for at most `inlineBatches` batches, this thread prepares batches itself, then hands the rest
- * of the file over.
+ * Like prepareBatches, with the parsing on other cores, each worker ahead by about two full batches' worth
+ * of records (many batches of a refresh, whose unchanged lines are dropped), so memory stays bounded. A
+ * worker takes a few hundred milliseconds to load its modules; until they are ready, and for at most
+ * `inlineBatches` batches, this thread prepares batches itself, then hands the rest of the file over.
  */
 export async function* prepareBatchesInWorker(
   entity: Entity,

@@ -4,7 +4,7 @@ import type { Entity } from '../vocabulary/entities.js';
 import { type BatchShare, prepareBatches } from './batches.js';
 import type { KnownBodiesData } from './known-bodies.js';
 import { packBatch, transferList } from './packed-batch.js';
-import { batchWeight, RunAhead } from './run-ahead.js';
+import { batchWeight, fullBatches, RunAhead } from './run-ahead.js';
 
 export interface PrepareWorkerInput {
   entity: Entity;
@@ -22,7 +22,7 @@ const AHEAD = 2;
 
 const port = parentPort!;
 const { entity, file, batchSize, known } = workerData as PrepareWorkerInput;
-const ahead = new RunAhead(AHEAD * (batchSize + 1));
+const ahead = new RunAhead(fullBatches(AHEAD, batchSize));
 let share: BatchShare | undefined;
 let wake: (() => void) | undefined;
 /** 'ack': the writer took a batch. A BatchShare: where to begin and which batches, once this thread is ready. */

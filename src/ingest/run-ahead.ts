@@ -9,6 +9,9 @@
 export const batchWeight = (batch: { records: unknown[]; rejections: unknown[] }): number =>
   batch.records.length + batch.rejections.length + 1;
 
+/** What `count` full batches weigh: a batch of `batchSize` lines holds at most that many records and rejections. */
+export const fullBatches = (count: number, batchSize: number): number => count * (batchSize + 1);
+
 /**
  * The batches a parse thread has sent and the writer has not taken yet (the writer takes them in order),
  * weighed by batchWeight. The thread prepares another only while they weigh less than `limit`, so the

@@ -197,6 +197,9 @@ export class SqliteBulk {
       this.db.pragma('temp_store = MEMORY');
       this.db.pragma('wal_autocheckpoint = 1000');
     }
+    // The WAL the load left (up to BULK_CHECKPOINT_PAGES) is copied into the file now, while the serving
+    // index is built beside it, rather than by the next commit or as the store closes, with nothing beside.
+    this.db.pragma('wal_checkpoint(PASSIVE)');
   }
 
   /** Entities whose bulk load's process is gone: they need finishing. */

@@ -34,8 +34,13 @@ export interface IndexBuildThread {
   stopped(): boolean;
 }
 
-/** Starts a bulk load's build (see IndexBuildInput.identifiers), with its index's claim. */
-export type BulkIndexBuild = (claims: Claim[], pace: BuildPace, identifiers: Int32Array) => IndexBuildThread;
+/** Starts a thread for a bulk load's build (see IndexBuildInput.identifiers), given it at the load's end. */
+export type BulkIndexBuild = () => EarlyIndexBuild;
+
+/** A build thread's data: where the store and its index are, and its stop flag. */
+export type BuildPaths = Pick<IndexBuildInput, 'dbPath' | 'indexPath' | 'stop'>;
+/** What it builds: its first message, which it waits for (a thread may be started before it is known). */
+export type BuildOrder = Pick<IndexBuildInput, 'claims' | 'pace' | 'identifiers'>;
 
 /**
  * Starts a thread building claimed entities of a SQLite store's serving index (index-build-worker.ts).
@@ -47,20 +52,41 @@ export function startIndexBuild(
   keepAlive: boolean,
   onBuilt: (entity: Entity, ms: number) => void = () => {},
 ): IndexBuildThread {
+  const { dbPath, indexPath, ...order } = input;
+  return startEarly({ dbPath, indexPath }).build(order, keepAlive, onBuilt);
+}
+
+/** A thread started before it is given its build: it loads its modules meanwhile. */
+export interface EarlyIndexBuild {
+  /** Gives the thread its build (once). */
+  build(
+    order: BuildOrder,
+    keepAlive: boolean,
+    onBuilt?: (entity: Entity, ms: number) => void,
+  ): IndexBuildThread;
+}
+
+/**
+ * Starts a build thread that waits for its build. A bulk load starts one as it begins: the thread's start-up
+ * (about 0.15 s of loading modules) is then over by the end of the load, when it builds. Until it is given
+ * its build, the thread does not keep the process alive.
+ */
+export function startEarly(paths: Pick<IndexBuildInput, 'dbPath' | 'indexPath'>): EarlyIndexBuild {
   const stop = new Int32Array(new SharedArrayBuffer(4));
   const worker = startWorker(import.meta.url, './index-build-worker', {
-    ...input,
+    ...paths,
     stop,
-  } satisfies IndexBuildInput);
-  if (!keepAlive) worker.unref();
+  } satisfies BuildPaths);
+  worker.unref();
   const built: Entity[] = [];
   let failure: string | undefined;
+  let reported: (entity: Entity, ms: number) => void = () => {};
   const done = new Promise<{ built: Entity[]; failure?: string }>((resolve) => {
     worker.on('message', (message: IndexBuildReport) => {
       if ('failed' in message) failure = message.failed;
       else {
         built.push(message.built);
-        onBuilt(message.built, message.ms);
+        reported(message.built, message.ms);
       }
     });
     worker.on('error', (error) => {
@@ -68,5 +94,12 @@ export function startIndexBuild(
     });
     worker.on('exit', () => resolve({ built, failure }));
   });
-  return { done, stop: () => Atomics.store(stop, 0, 1), stopped: () => Atomics.load(stop, 0) === 1 };
+  return {
+    build: (order, keepAlive, onBuilt = () => {}) => {
+      reported = onBuilt;
+      if (keepAlive) worker.ref();
+      worker.postMessage(order satisfies BuildOrder);
+      return { done, stop: () => Atomics.store(stop, 0, 1), stopped: () => Atomics.load(stop, 0) === 1 };
+    },
+  };
 }

@@ -12,7 +12,7 @@ import { SqliteAccounting } from './accounting.js';
 import { SqliteBulk } from './bulk.js';
 import { SqliteChanges } from './changes.js';
 import { SqliteHealth } from './health.js';
-import { startIndexBuild } from './index-build.js';
+import { startEarly, startIndexBuild } from './index-build.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteLists } from './lists.js';
 import { SqliteRecordWrites } from './record-writes.js';
@@ -157,9 +157,7 @@ function sqliteStore(db: Database.Database, searchBudgetMs: number | undefined) 
       index = ServingIndex.open(path, writes, IDENTIFIER_KIND_CODES);
       indexPath = path;
       // A bulk load's part is built on a thread of its own while this one builds SQLite's indexes.
-      roles.records.serveFrom(index, (claims, pace, identifiers) =>
-        startIndexBuild({ dbPath: db.name, indexPath: path, claims, pace, identifiers }, true),
-      );
+      roles.records.serveFrom(index, () => startEarly({ dbPath: db.name, indexPath: path }));
       roles.keys.serveFrom(index);
       inBackground = opts.inBackground ?? false;
       return reconcile();

@@ -13,10 +13,28 @@ import * as indexBuild from '../../../src/store/sqlite/index-build.js';
 import { SqliteSearchWrites } from '../../../src/store/sqlite/search-writes.js';
 import { openSqliteStore } from '../../../src/store/sqlite/store.js';
 
+const { startEarly } = await vi.importActual<typeof indexBuild>('../../../src/store/sqlite/index-build.js');
+
 vi.mock('../../../src/store/sqlite/index-build.js', async (original) => {
   const actual = await original<typeof indexBuild>();
-  return { ...actual, startIndexBuild: vi.fn(actual.startIndexBuild) };
+  return { ...actual, startEarly: vi.fn(actual.startEarly) };
 });
+
+/** The build threads the load starts, as `startEarly` gives them their builds. */
+function watchThreads(): indexBuild.IndexBuildThread[] {
+  const threads: indexBuild.IndexBuildThread[] = [];
+  vi.mocked(indexBuild.startEarly).mockImplementationOnce((paths) => {
+    const early = startEarly(paths);
+    return {
+      build: (...args) => {
+        const thread = early.build(...args);
+        threads.push(thread);
+        return thread;
+      },
+    };
+  });
+  return threads;
+}
 
 const dirs: string[] = [];
 const tempDb = () => {
@@ -26,7 +44,7 @@ const tempDb = () => {
 };
 afterEach(() => {
   vi.restoreAllMocks();
-  vi.mocked(indexBuild.startIndexBuild).mockClear();
+  vi.mocked(indexBuild.startEarly).mockClear();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -43,6 +61,8 @@ async function loaded(path: string) {
   const onMain = vi.spyOn(ServingIndex.prototype, 'build');
   const bulk = await store.beginBulkLoad!('people');
   expect(bulk).toBeDefined();
+  // Its thread is started as the load begins, and loads its modules while the records are written.
+  expect(indexBuild.startEarly).toHaveBeenCalledTimes(1);
   await bulk!.upsert(people.map(prepared));
   await bulk!.finish();
   return { store, onMain };
@@ -74,9 +94,10 @@ describe("a bulk load's serving index", () => {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_500);
       return finish.apply(this, args);
     });
+    const threads = watchThreads();
     const { store, onMain } = await loaded(tempDb());
     try {
-      expect(indexBuild.startIndexBuild).toHaveBeenCalledTimes(1);
+      expect(threads).toHaveLength(1);
       expect(onMain).not.toHaveBeenCalled();
       expect(servedFromIndex(store)).toBe(true);
       // In line with SQLite: a check (as a server runs every second) finds nothing to do.
@@ -87,10 +108,12 @@ describe("a bulk load's serving index", () => {
   });
 
   it('is built by the loading thread when the build thread fails', async () => {
-    vi.mocked(indexBuild.startIndexBuild).mockImplementationOnce(() => ({
-      done: Promise.resolve({ built: [], failure: 'the thread could not start' }),
-      stop: () => {},
-      stopped: () => false,
+    vi.mocked(indexBuild.startEarly).mockImplementationOnce(() => ({
+      build: () => ({
+        done: Promise.resolve({ built: [], failure: 'the thread could not start' }),
+        stop: () => {},
+        stopped: () => false,
+      }),
     }));
     const { store, onMain } = await loaded(tempDb());
     try {
@@ -107,15 +130,15 @@ describe("a bulk load's serving index", () => {
     vi.spyOn(SqliteSearchWrites.prototype, 'finishBulk').mockImplementationOnce(() => {
       throw new Error('disk full');
     });
+    const threads = watchThreads();
     const store = openSqliteStore(path);
     try {
       const bulk = await store.beginBulkLoad!('people');
       await bulk!.upsert(people.map(prepared));
       await expect(bulk!.finish()).rejects.toThrow('disk full');
       // The thread has ended (finish waited for it): nothing is left waiting for identifiers.
-      const [thread] = vi.mocked(indexBuild.startIndexBuild).mock.results;
-      expect(thread?.type).toBe('return');
-      expect(thread!.value.stopped()).toBe(true);
+      expect(threads).toHaveLength(1);
+      expect(threads[0]!.stopped()).toBe(true);
       // Its records and identifiers are committed, read from SQLite until the load is finished again (by
       // the next process to open the store, once this one is gone).
       for (const [n, person] of people.entries()) {

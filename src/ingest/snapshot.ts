@@ -10,8 +10,7 @@ import type { Entity } from '../vocabulary/entities.js';
 import { prepareBatches } from './batches.js';
 import { DEFAULT_BATCH_SIZE, type ImportOptions, type ImportSummary, importFile } from './import.js';
 import { knownBodies } from './known-bodies.js';
-import { lineId } from './line-id.js';
-import { isBlank, LineSplitter, openNdjson } from './lines.js';
+import { fileIdsThread, readFileIds } from './read-file-ids.js';
 
 /** The share of an entity's records a refresh may remove unless forced, in percent. */
 export const DEFAULT_MAX_REMOVE_PERCENT = 10;
@@ -66,39 +65,6 @@ export class SnapshotRefusedError extends Error {
   }
 }
 
-/**
- * Every id the files name, and those they name more than once, read line by line without validating
- * records (the import does that).
- */
-async function idsInFiles(files: readonly string[]) {
-  const ids = new Set<string>();
-  const repeated = new Set<string>();
-  for (const file of files) {
-    const source = await openNdjson(file);
-    const splitter = new LineSplitter((buffer, start, end) => {
-      if (isBlank(buffer, start, end)) return;
-      const id = lineId(buffer, start, end);
-      if (id === undefined) return;
-      if (ids.has(id)) repeated.add(id);
-      else ids.add(id);
-    });
-    for await (const chunk of source.chunks()) splitter.push(chunk);
-    splitter.end();
-  }
-  return { ids, repeated };
-}
-
-/** The stored ids the files do not name, and how many records are stored. */
-async function absentFromFiles(store: RecordStore, entity: Entity, named: Set<string>) {
-  const absent: string[] = [];
-  let stored = 0;
-  for await (const page of store.exportIds(entity)) {
-    stored += page.length;
-    for (const id of page) if (!named.has(id)) absent.push(id);
-  }
-  return { absent, stored };
-}
-
 /** What importing the files would do, counted against the store without writing. */
 async function countWithoutWriting(
   store: RecordStore & SuppressionStore,
@@ -151,9 +117,13 @@ export async function refreshSnapshot(
 ): Promise<SnapshotSummary> {
   const started = performance.now();
   const maxRemovePercent = opts.maxRemovePercent ?? DEFAULT_MAX_REMOVE_PERCENT;
-  const { ids: named, repeated } = await idsInFiles(files);
-  const { absent, stored } = await absentFromFiles(store, entity, named);
-  named.clear();
+  // A large file's ids are read on a thread of their own while this one reads the store's ids and, but for a
+  // dry run, its bodies' hashes (the ids the files repeat are excepted from them once known).
+  const reading = readFileIds(files, await fileIdsThread(files));
+  const [{ absent, stored, repeated }, bodies] = await Promise.all([
+    reading.compare(store.exportIds(entity)),
+    opts.dryRun ? undefined : knownBodies(store, entity, []),
+  ]);
   const guard =
     !opts.force && absent.length > 0 && (100 * absent.length) / stored > maxRemovePercent
       ? new SnapshotRefusedError(entity, absent.length, stored, maxRemovePercent)
@@ -173,7 +143,7 @@ export async function refreshSnapshot(
     ((file: string, known: Pick<ImportOptions, 'known'>) =>
       importFile(store, entity, file, { ...opts, ...known }));
   // Lines the same as a stored body are skipped unread: most of a refresh.
-  const known = { known: await knownBodies(store, entity, [...repeated]) };
+  const known = { known: bodies && { hashes: bodies.hashes, except: repeated } };
   for (const file of files) {
     const summary = await importEach(file, known);
     for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += summary[key];

@@ -20,6 +20,9 @@ export interface MemoryFigure {
   processes: number;
   /** By-products of getting there: import rate (from process start) and the id lookup rate at this size. */
   importPeoplePerSecond: number;
+  /** The people's import: seconds as the command printed them (timed after its start-up), and from process start. */
+  importPeopleSeconds: number;
+  importPeopleWallSeconds: number;
   /** The larger of the two imports' peak RSS (people, companies). */
   importPeakRssBytes: number;
   idRps: number;
@@ -58,6 +61,9 @@ export async function measurePeakRss(
         rss: treeRss(enrich.child.pid),
         processes: processTree(enrich.child.pid).length,
         importPeoplePerSecond: store.people.wallPerSecond,
+        // From the printed rate, which has more digits than the printed seconds.
+        importPeopleSeconds: store.people.records / store.people.perSecond,
+        importPeopleWallSeconds: store.people.wallSeconds,
         importPeakRssBytes: Math.max(store.people.peakRssBytes, store.companies.peakRssBytes),
         idRps: medianOf(results.get('id') ?? [], (m) => m.rps),
       };

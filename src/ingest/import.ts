@@ -9,7 +9,7 @@ import { type PreparedBatch, prepareBatches, type Rejection } from './batches.js
 import { ImportInterruptedError } from './interrupted.js';
 import type { KnownBodiesData } from './known-bodies.js';
 import { inspectNdjson } from './lines.js';
-import { type ParseThreads, prepareBatchesInWorker } from './worker-batches.js';
+import { prepareBatchesInWorker } from './worker-batches.js';
 
 export type { Rejection } from './batches.js';
 
@@ -55,8 +55,6 @@ export interface ImportOptions {
    * For a refresh, whose files name each id once but for the ids `known` excepts.
    */
   known?: KnownBodiesData;
-  /** Parse threads started for this file and batch size already (startParseThreads): used and ended. */
-  threads?: ParseThreads;
 }
 
 /**
@@ -105,14 +103,6 @@ const GZIP_RATIO = 5;
 export const parseThreads = ({ size, gzip }: { size: number; gzip: boolean }, cores: number): boolean =>
   cores > 1 && size * (gzip ? GZIP_RATIO : 1) >= PARSE_THREADS_FROM;
 
-/** Whether an import of `file` with `opts` parses in worker threads (ImportOptions.worker). */
-export async function parseThreadsFor(file: string, opts: Pick<ImportOptions, 'worker'>): Promise<boolean> {
-  return (
-    opts.worker ??
-    parseThreads(await inspectNdjson(file).catch(() => ({ size: 0, gzip: false })), availableParallelism())
-  );
-}
-
 /** Adds a batch's counts (none when a failure committed nothing) to the file's. */
 function addCounts(total: UpsertCounts, batch: UpsertCounts | undefined): void {
   total.inserted += batch?.inserted ?? 0;
@@ -134,11 +124,13 @@ export async function importFile(
   const started = performance.now();
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
   // A file that cannot be read fails below, when its lines are read, as it always has.
-  const useWorker = opts.threads !== undefined || (await parseThreadsFor(file, opts));
+  const useWorker =
+    opts.worker ??
+    parseThreads(await inspectNdjson(file).catch(() => ({ size: 0, gzip: false })), availableParallelism());
   // Read once: suppressions are few, and one added during an import applies from the next one.
   const suppression = new SuppressionFilter(await store.suppressedHashes(entity));
   const batches = useWorker
-    ? prepareBatchesInWorker(entity, file, batchSize, { known: opts.known, threads: opts.threads })
+    ? prepareBatchesInWorker(entity, file, batchSize, { known: opts.known })
     : prepareBatches(entity, file, batchSize, undefined, opts.known);
   let last: PreparedBatch | undefined;
   const counts = noneCounted();

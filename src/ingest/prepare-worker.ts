@@ -1,15 +1,16 @@
 // Worker thread: prepares batches (parse, validate, index) while the main thread writes the previous ones.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Entity } from '../vocabulary/entities.js';
-import { prepareBatches } from './batches.js';
+import { type BatchShare, prepareBatches } from './batches.js';
+import type { KnownBodiesData } from './known-bodies.js';
 import { packBatch, transferList } from './packed-batch.js';
 import { batchWeight, fullBatches, RunAhead } from './run-ahead.js';
-import type { Assignment } from './worker-batches.js';
 
 export interface PrepareWorkerInput {
   entity: Entity;
   file: string;
   batchSize: number;
+  known?: KnownBodiesData;
 }
 
 /**
@@ -20,17 +21,14 @@ export interface PrepareWorkerInput {
 const AHEAD = 2;
 
 const port = parentPort!;
-const { entity, file, batchSize } = workerData as PrepareWorkerInput;
+const { entity, file, batchSize, known } = workerData as PrepareWorkerInput;
 const ahead = new RunAhead(fullBatches(AHEAD, batchSize));
-let assignment: Assignment | undefined;
+let share: BatchShare | undefined;
 let wake: (() => void) | undefined;
-/**
- * 'ack': the writer took a batch. An Assignment, once this thread is ready: where to begin, which batches,
- * and the store's known bodies.
- */
-const onMessage = (message: 'ack' | Assignment) => {
+/** 'ack': the writer took a batch. A BatchShare: where to begin and which batches, once this thread is ready. */
+const onMessage = (message: 'ack' | BatchShare) => {
   if (message === 'ack') ahead.taken();
-  else assignment = message;
+  else share = message;
   wake?.();
 };
 port.on('message', onMessage);
@@ -38,8 +36,7 @@ port.on('message', onMessage);
 // No top-level await: from sources this file is loaded through tsx's CommonJS hook (see worker-batches.ts).
 async function run() {
   port.postMessage('ready');
-  while (assignment === undefined) await new Promise<void>((resolve) => (wake = resolve));
-  const { share, known } = assignment;
+  while (share === undefined) await new Promise<void>((resolve) => (wake = resolve));
   for await (const batch of prepareBatches(entity, file, batchSize, share, known)) {
     while (!ahead.open) await new Promise<void>((resolve) => (wake = resolve));
     ahead.sent(batchWeight(batch));

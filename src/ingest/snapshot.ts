@@ -8,16 +8,9 @@ import type { RecordStore } from '../store/records.js';
 import type { SuppressionStore } from '../store/suppression.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { prepareBatches } from './batches.js';
-import {
-  DEFAULT_BATCH_SIZE,
-  type ImportOptions,
-  type ImportSummary,
-  importFile,
-  parseThreadsFor,
-} from './import.js';
+import { DEFAULT_BATCH_SIZE, type ImportOptions, type ImportSummary, importFile } from './import.js';
 import { knownBodies } from './known-bodies.js';
 import { fileIdsThread, readFileIds } from './read-file-ids.js';
-import { type ParseThreads, startParseThreads } from './worker-batches.js';
 
 /** The share of an entity's records a refresh may remove unless forced, in percent. */
 export const DEFAULT_MAX_REMOVE_PERCENT = 10;
@@ -33,7 +26,7 @@ export interface SnapshotOptions extends ImportOptions {
    * Imports one file (default: importFile with these options): a caller's own progress and reports. It
    * passes `known` on to importFile.
    */
-  importEach?: (file: string, known: Pick<ImportOptions, 'known' | 'threads'>) => Promise<ImportSummary>;
+  importEach?: (file: string, known: Pick<ImportOptions, 'known'>) => Promise<ImportSummary>;
 }
 
 export interface SnapshotSummary {
@@ -124,54 +117,37 @@ export async function refreshSnapshot(
 ): Promise<SnapshotSummary> {
   const started = performance.now();
   const maxRemovePercent = opts.maxRemovePercent ?? DEFAULT_MAX_REMOVE_PERCENT;
-  // The first file's parse threads load their modules while the store is read, and are ready when it is
-  // imported (ended by then, whatever happens).
-  const threads = await earlyThreads(entity, files[0], opts);
-  try {
-    // A large file's ids are read on a thread of their own while this one reads the store's ids and, but for a
-    // dry run, its bodies' hashes (the ids the files repeat are excepted from them once known).
-    const reading = readFileIds(files, await fileIdsThread(files));
-    const [{ absent, stored, repeated }, bodies] = await Promise.all([
-      reading.compare(store.exportIds(entity)),
-      opts.dryRun ? undefined : knownBodies(store, entity, []),
-    ]);
-    const guard =
-      !opts.force && absent.length > 0 && (100 * absent.length) / stored > maxRemovePercent
-        ? new SnapshotRefusedError(entity, absent.length, stored, maxRemovePercent)
-        : undefined;
-    // A dry run counts what the refresh would do even when the guard would refuse it, and says so.
-    if (guard && !opts.dryRun) throw guard;
-    const seconds = () => (performance.now() - started) / 1000;
-    if (opts.dryRun) {
-      const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
-      const counts = await countWithoutWriting(store, entity, files, batchSize);
-      const refusal = guard?.message.replace(': nothing was changed', '');
-      return { entity, ...counts, removed: absent.length, dryRun: true, refusal, seconds: seconds() };
-    }
-    const total = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, suppressed: 0 };
-    const importEach =
-      opts.importEach ??
-      ((file: string, known: Pick<ImportOptions, 'known' | 'threads'>) =>
-        importFile(store, entity, file, { ...opts, ...known }));
-    // Lines the same as a stored body are skipped unread: most of a refresh.
-    const known = { known: bodies && { hashes: bodies.hashes, except: repeated } };
-    for (const [n, file] of files.entries()) {
-      const summary = await importEach(file, n === 0 ? { ...known, threads } : known);
-      for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += summary[key];
-    }
-    const removed = absent.length > 0 ? await store.delete(entity, absent, 'snapshot') : 0;
-    return { entity, ...total, removed, dryRun: false, seconds: seconds() };
-  } finally {
-    await threads?.terminate();
+  // A large file's ids are read on a thread of their own while this one reads the store's ids and, but for a
+  // dry run, its bodies' hashes (the ids the files repeat are excepted from them once known).
+  const reading = readFileIds(files, await fileIdsThread(files));
+  const [{ absent, stored, repeated }, bodies] = await Promise.all([
+    reading.compare(store.exportIds(entity)),
+    opts.dryRun ? undefined : knownBodies(store, entity, []),
+  ]);
+  const guard =
+    !opts.force && absent.length > 0 && (100 * absent.length) / stored > maxRemovePercent
+      ? new SnapshotRefusedError(entity, absent.length, stored, maxRemovePercent)
+      : undefined;
+  // A dry run counts what the refresh would do even when the guard would refuse it, and says so.
+  if (guard && !opts.dryRun) throw guard;
+  const seconds = () => (performance.now() - started) / 1000;
+  if (opts.dryRun) {
+    const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
+    const counts = await countWithoutWriting(store, entity, files, batchSize);
+    const refusal = guard?.message.replace(': nothing was changed', '');
+    return { entity, ...counts, removed: absent.length, dryRun: true, refusal, seconds: seconds() };
   }
-}
-
-/** The first file's parse threads, started now, when its import will parse in threads. */
-async function earlyThreads(
-  entity: Entity,
-  file: string | undefined,
-  opts: SnapshotOptions,
-): Promise<ParseThreads | undefined> {
-  if (opts.dryRun || file === undefined || !(await parseThreadsFor(file, opts))) return undefined;
-  return startParseThreads(entity, file, Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE)));
+  const total = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, suppressed: 0 };
+  const importEach =
+    opts.importEach ??
+    ((file: string, known: Pick<ImportOptions, 'known'>) =>
+      importFile(store, entity, file, { ...opts, ...known }));
+  // Lines the same as a stored body are skipped unread: most of a refresh.
+  const known = { known: bodies && { hashes: bodies.hashes, except: repeated } };
+  for (const file of files) {
+    const summary = await importEach(file, known);
+    for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += summary[key];
+  }
+  const removed = absent.length > 0 ? await store.delete(entity, absent, 'snapshot') : 0;
+  return { entity, ...total, removed, dryRun: false, seconds: seconds() };
 }

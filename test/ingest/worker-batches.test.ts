@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PreparedBatch, prepareBatches } from '../../src/ingest/batches.js';
-import { prepareBatchesInWorker, startParseThreads } from '../../src/ingest/worker-batches.js';
+import { prepareBatchesInWorker } from '../../src/ingest/worker-batches.js';
 import { personLine } from './fixtures.js';
 
 /** What a writer sees of a batch: record ids, rejected lines and the running counts. */
@@ -56,14 +56,6 @@ describe('prepareBatchesInWorker', () => {
       );
     },
   );
-
-  it('matches preparing in this thread with threads started before, once they are ready', async () => {
-    const threads = await startParseThreads('people', file, 2);
-    while (threads.ready < threads.preparers.length) await threads.next();
-    expect(await collect(prepareBatchesInWorker('people', file, 2, { threads }))).toEqual(
-      await collect(prepareBatches('people', file, 2)),
-    );
-  });
 
   it('reports a failure in the worker', async () => {
     await expect(

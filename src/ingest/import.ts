@@ -103,6 +103,22 @@ const GZIP_RATIO = 5;
 export const parseThreads = ({ size, gzip }: { size: number; gzip: boolean }, cores: number): boolean =>
   cores > 1 && size * (gzip ? GZIP_RATIO : 1) >= PARSE_THREADS_FROM;
 
+/**
+ * Whether files this large, together, are worth threads of their own on this machine (parseThreads): for an
+ * import's parsing, and for a refresh's reading of its files' ids. A file that cannot be read counts as
+ * empty; reading it fails later, as it always has.
+ */
+export async function worthThreads(files: readonly string[]): Promise<boolean> {
+  let size = 0;
+  let gzip = false;
+  for (const file of files) {
+    const kind = await inspectNdjson(file).catch(() => ({ size: 0, gzip: false }));
+    size += kind.size;
+    gzip ||= kind.gzip;
+  }
+  return parseThreads({ size, gzip }, availableParallelism());
+}
+
 /** Adds a batch's counts (none when a failure committed nothing) to the file's. */
 function addCounts(total: UpsertCounts, batch: UpsertCounts | undefined): void {
   total.inserted += batch?.inserted ?? 0;
@@ -124,9 +140,7 @@ export async function importFile(
   const started = performance.now();
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
   // A file that cannot be read fails below, when its lines are read, as it always has.
-  const useWorker =
-    opts.worker ??
-    parseThreads(await inspectNdjson(file).catch(() => ({ size: 0, gzip: false })), availableParallelism());
+  const useWorker = opts.worker ?? (await worthThreads([file]));
   // Read once: suppressions are few, and one added during an import applies from the next one.
   const suppression = new SuppressionFilter(await store.suppressedHashes(entity));
   const batches = useWorker

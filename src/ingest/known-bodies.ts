@@ -22,12 +22,14 @@ function etagBits(etag: string): bigint | undefined {
   return bytes.length === 8 ? bytes.readBigUInt64BE(0) : undefined;
 }
 
-/** The entity's stored bodies, as the readers of an import take them; undefined when none are stored. */
+/**
+ * The entity's stored bodies' hashes, as the readers of an import take them (with the ids to except, known
+ * once the files are read); undefined when none are stored.
+ */
 export async function knownBodies(
   store: Pick<RecordStore, 'exportEtags'>,
   entity: Entity,
-  except: readonly string[],
-): Promise<KnownBodiesData | undefined> {
+): Promise<Pick<KnownBodiesData, 'hashes'> | undefined> {
   const bits: bigint[] = [];
   for await (const page of store.exportEtags(entity)) {
     for (const etag of page) {
@@ -39,7 +41,7 @@ export async function knownBodies(
   const hashes = new BigUint64Array(new SharedArrayBuffer(bits.length * 8));
   hashes.set(bits);
   hashes.sort();
-  return { hashes, except };
+  return { hashes };
 }
 
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a;

@@ -1,10 +1,7 @@
 // Reads a refresh's files' ids, on a thread of its own (file-ids-worker.ts) for a large file, while the
 // writer's thread reads the store (its ids, then its etags); then compares the stored ids with them.
-import { availableParallelism } from 'node:os';
 import { startWorker } from '../worker.js';
 import { FileIds, type FileIdsMessage, type FileIdsReport, type FileIdsResult } from './file-ids.js';
-import { parseThreads } from './import.js';
-import { inspectNdjson } from './lines.js';
 
 /** A comparison under way: the files are being read. */
 export interface FileIdsReading {
@@ -12,21 +9,10 @@ export interface FileIdsReading {
   compare(pages: AsyncIterable<string[]>): Promise<FileIdsResult>;
 }
 
-/** Whether the files are large enough for a thread of their own (as for parse threads), on this machine. */
-export async function fileIdsThread(files: readonly string[]): Promise<boolean> {
-  let size = 0;
-  let gzip = false;
-  for (const file of files) {
-    const kind = await inspectNdjson(file).catch(() => ({ size: 0, gzip: false }));
-    size += kind.size;
-    gzip ||= kind.gzip;
-  }
-  return parseThreads({ size, gzip }, availableParallelism());
-}
-
 /**
  * Starts reading the files' ids: on a thread of its own with `thread` (the caller's thread reads the store
- * meanwhile), else on the caller's, before the stored ids are compared.
+ * meanwhile; for files worthThreads says are large enough), else on the caller's, before the stored ids are
+ * compared.
  * @example const { absent, stored, repeated } = await readFileIds(['people.ndjson'], true).compare(store.exportIds('people'));
  */
 export function readFileIds(files: readonly string[], thread: boolean): FileIdsReading {

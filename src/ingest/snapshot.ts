@@ -8,9 +8,15 @@ import type { RecordStore } from '../store/records.js';
 import type { SuppressionStore } from '../store/suppression.js';
 import type { Entity } from '../vocabulary/entities.js';
 import { prepareBatches } from './batches.js';
-import { DEFAULT_BATCH_SIZE, type ImportOptions, type ImportSummary, importFile } from './import.js';
+import {
+  DEFAULT_BATCH_SIZE,
+  type ImportOptions,
+  type ImportSummary,
+  importFile,
+  worthThreads,
+} from './import.js';
 import { knownBodies } from './known-bodies.js';
-import { fileIdsThread, readFileIds } from './read-file-ids.js';
+import { readFileIds } from './read-file-ids.js';
 
 /** The share of an entity's records a refresh may remove unless forced, in percent. */
 export const DEFAULT_MAX_REMOVE_PERCENT = 10;
@@ -119,10 +125,10 @@ export async function refreshSnapshot(
   const maxRemovePercent = opts.maxRemovePercent ?? DEFAULT_MAX_REMOVE_PERCENT;
   // A large file's ids are read on a thread of their own while this one reads the store's ids and, but for a
   // dry run, its bodies' hashes (the ids the files repeat are excepted from them once known).
-  const reading = readFileIds(files, await fileIdsThread(files));
+  const reading = readFileIds(files, await worthThreads(files));
   const [{ absent, stored, repeated }, bodies] = await Promise.all([
     reading.compare(store.exportIds(entity)),
-    opts.dryRun ? undefined : knownBodies(store, entity, []),
+    opts.dryRun ? undefined : knownBodies(store, entity),
   ]);
   const guard =
     !opts.force && absent.length > 0 && (100 * absent.length) / stored > maxRemovePercent
@@ -143,7 +149,7 @@ export async function refreshSnapshot(
     ((file: string, known: Pick<ImportOptions, 'known'>) =>
       importFile(store, entity, file, { ...opts, ...known }));
   // Lines the same as a stored body are skipped unread: most of a refresh.
-  const known = { known: bodies && { hashes: bodies.hashes, except: repeated } };
+  const known = { known: bodies && { ...bodies, except: repeated } };
   for (const file of files) {
     const summary = await importEach(file, known);
     for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += summary[key];

@@ -141,9 +141,9 @@ export class SqliteRecords implements RecordStore {
   async beginBulkLoad(entity: Entity): Promise<BulkLoad | undefined> {
     this.snapshot.end();
     if (!this.bulk.begin(entity)) return undefined;
-    const claim = this.index?.suspend(entity);
-    // The thread that builds the index's part at the end is started now: it loads while the records are read.
-    const early = claim === undefined ? undefined : this.buildInThread!();
+    // The index's part is claimed, and the thread that builds it at the end started now: it loads while the
+    // records are read.
+    const claimed = this.index && { claim: this.index.suspend(entity), thread: this.buildInThread!() };
     return {
       // The serving index is built at the end, in id order: records put in it as they came, in file order,
       // were written twice over (each transaction copying the pages it touched) and left its pages half full.
@@ -153,8 +153,8 @@ export class SqliteRecords implements RecordStore {
       },
       finish: async () => {
         this.snapshot.end();
-        if (claim === undefined) this.bulk.finish(entity);
-        else await this.finishWithIndex(entity, claim, early!);
+        if (claimed === undefined) this.bulk.finish(entity);
+        else await this.finishWithIndex(entity, claimed.claim, claimed.thread);
       },
     };
   }

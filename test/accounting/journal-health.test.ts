@@ -88,7 +88,8 @@ describe('journal accounting', () => {
       throw full();
     };
     const { health, lines } = watched();
-    const folds = { foldNow: async () => 0, close: async () => 0, foldedUpTo: () => Date.now() - 2500 };
+    const foldedAt = Date.now() - 2500; // fixed: the lag read later is at least 2.5 s, whatever the clock ticks
+    const folds = { foldNow: async () => 0, close: async () => 0, foldedUpTo: () => foldedAt };
     const accounting = new JournalAccounting(writer, folds, () => {}, health);
     const record = {
       at: 0,

@@ -1,5 +1,5 @@
 // Import throughput, each run into a fresh store, beside the floor of reading and parsing the same files.
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { DataFiles } from './data-files.js';
 import { type ImportSummary, importFile, migrate, refreshSnapshot, type Sizes } from './enrich.js';
@@ -12,6 +12,8 @@ export interface ImportRun {
   companies: ImportSummary;
   peopleFloor: Floor;
   companiesFloor: Floor;
+  /** What the store held on disk once both imports had finished, beside the NDJSON they read. */
+  disk: StoreDisk;
   /**
    * Snapshot refreshes of the same store's people (`import --snapshot`): to the evolved month (about 2%
    * changed), then back to the first set (the same changes undone), which leaves the store as imported.
@@ -21,6 +23,27 @@ export interface ImportRun {
 
 export type RefreshSummary = ImportSummary & { changed: number };
 
+/** Issue 24's disk figure: the store, SQLite file and serving index together, and the NDJSON it was imported from. */
+export interface StoreDisk {
+  /** The SQLite file and its WAL, as allocated on disk. */
+  sqliteBytes: number;
+  /** The serving index (LMDB) file, as allocated on disk: its file is sparse up to the map size. */
+  indexBytes: number;
+  ndjsonBytes: number;
+}
+
+/** Bytes a file occupies on disk (its allocated blocks, as `du` counts them); 0 when it is absent. */
+const allocatedBytes = (file: string) => {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  return stat ? stat.blocks * 512 : 0;
+};
+
+export const storeDisk = (db: string, files: DataFiles): StoreDisk => ({
+  sqliteBytes: allocatedBytes(db) + allocatedBytes(`${db}-wal`),
+  indexBytes: allocatedBytes(`${db}-index`),
+  ndjsonBytes: statSync(files.people).size + statSync(files.companies).size,
+});
+
 export interface ImportRuns {
   runs: ImportRun[];
   /** The store the last run left, kept for the lookup benchmark. */
@@ -28,7 +51,8 @@ export interface ImportRuns {
 }
 
 const removeStore = (db: string) => {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+  for (const suffix of ['', '-wal', '-shm', '-index', '-index-lock'])
+    rmSync(`${db}${suffix}`, { force: true });
 };
 
 /** `runs` imports of people then companies, each into a new SQLite file, each followed by its floor. */
@@ -48,11 +72,12 @@ export async function measureImports(
     const peopleFloor = await readAndParse(files.people);
     const companies = await importFile('companies', files.companies, db, sizes.companies);
     const companiesFloor = await readAndParse(files.companies);
+    const disk = storeDisk(db, files);
     const refresh = evolved && {
       forward: await refreshSnapshot('people', evolved.people, db, sizes.people),
       back: await refreshSnapshot('people', files.people, db, sizes.people),
     };
-    results.push({ people, companies, peopleFloor, companiesFloor, ...(refresh ? { refresh } : {}) });
+    results.push({ people, companies, peopleFloor, companiesFloor, disk, ...(refresh ? { refresh } : {}) });
     say(
       `import run ${run}/${runs}: ${Math.round(people.wallPerSecond)} people/s from process start ` +
         `(printed ${people.perSecond}/s; floor ${Math.round(peopleFloor.perSecond)}/s), ` +

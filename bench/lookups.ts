@@ -117,6 +117,48 @@ export function ceilingAndLookups(enrich: Server, ceiling: Server, token: string
   ];
 }
 
+/**
+ * Issue 24's method, as an independent measurement ran it: `wrk -t1 -c32 -d8s`, request paths drawn uniformly
+ * from 50,000 people and every company (not the few thousand the main rounds cycle through, whose records stay
+ * in the processor's caches), Enrich and the static server alternated in each of three rounds, medians.
+ */
+export const ISSUE_24_METHOD = { people: 50_000, connections: 32, duration: 8 } as const;
+/** The kinds the method judges: `id` against 0.80, the others against 0.75 (name + company has its own row). */
+export const ISSUE_24_KINDS = [
+  'id',
+  'ln_url',
+  'work_email',
+  'website',
+  'abn',
+] as const satisfies LookupKind[];
+
+export interface MethodRun {
+  /** People the paths were drawn from (fewer when the data set holds fewer), and the load's shape. */
+  people: number;
+  connections: number;
+  duration: number;
+  lookups: Map<string, Measured[]>;
+}
+
+/** Issue 24's method against the running servers, its sample drawn from `wide` (ISSUE_24_METHOD.people people). */
+export async function measureIssue24Method(
+  enrich: Server,
+  ceiling: Server,
+  token: string,
+  wide: Sample,
+  load: LoadOptions & { quick: boolean },
+): Promise<MethodRun> {
+  const { connections } = ISSUE_24_METHOD;
+  const duration = load.quick ? load.duration : ISSUE_24_METHOD.duration;
+  const keep = new Set<string>([CEILING_PEOPLE, CEILING_COMPANY, ...ISSUE_24_KINDS]);
+  const targets = ceilingAndLookups(enrich, ceiling, token, wide).filter((t) => keep.has(t.name));
+  say(
+    `issue 24's method: ${targets.length} targets × ${load.runs} round(s), wrk -c${connections} -d${duration}s`,
+  );
+  const lookups = await measureRounds(targets, { ...load, connections, duration });
+  return { people: wide.personIds.length, connections, duration, lookups };
+}
+
 export interface AtRate {
   offered: number;
   /** One measurement per run (`runs` of them), like every other figure: quote their medians. */

@@ -7,7 +7,13 @@ import { feedTable } from './feed.js';
 import { cores, entryHeading, int, mib, ms, seconds, table, times } from './format.js';
 import type { Measured } from './loadgen.js';
 import { loadGeneratorName } from './loadgen.js';
-import { CEILING_COMPANY, CEILING_PEOPLE, postgresTarget, UNACCOUNTED_ID } from './lookups.js';
+import {
+  CEILING_COMPANY,
+  CEILING_PEOPLE,
+  ISSUE_24_KINDS,
+  postgresTarget,
+  UNACCOUNTED_ID,
+} from './lookups.js';
 import { LIST_MIX } from './match-list.js';
 import { matchTable } from './match-run.js';
 import { type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
@@ -24,24 +30,41 @@ const LABELS: Record<LookupKind, string> = {
   abn: 'company by `abn`',
 };
 
+/** One load's row of a lookup table: medians of its runs, with its share of a ceiling. */
+function row(label: string, runs: Measured[] | undefined, share: string, perCoreShare: string) {
+  const m = runs ?? [];
+  const non2xx = m.reduce((sum, x) => sum + x.non2xx + x.errors, 0);
+  return [
+    label,
+    int(rps(m)),
+    share,
+    ms(medianOf(m, (x) => x.p50Ms)),
+    ms(medianOf(m, (x) => x.p99Ms)),
+    cores(medianOf(m, (x) => x.serverCores)),
+    int(perCore(m)),
+    perCoreShare,
+    cores(medianOf(m, (x) => x.loadCores)),
+    cores(medianOf(m, (x) => x.otherCores)),
+    int(non2xx),
+  ];
+}
+
+const LOOKUP_HEADER = [
+  'load',
+  'req/s',
+  '× ceiling',
+  'p50 ms',
+  'p99 ms',
+  'server cores',
+  'req/s per server core',
+  '× ceiling per core',
+  'load-gen cores',
+  'other cores',
+  'non-2xx',
+];
+const LOOKUP_NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
 function lookupTable(r: BenchResults): string {
-  const row = (label: string, runs: Measured[] | undefined, share: string, perCoreShare: string) => {
-    const m = runs ?? [];
-    const non2xx = m.reduce((sum, x) => sum + x.non2xx + x.errors, 0);
-    return [
-      label,
-      int(rps(m)),
-      share,
-      ms(medianOf(m, (x) => x.p50Ms)),
-      ms(medianOf(m, (x) => x.p99Ms)),
-      cores(medianOf(m, (x) => x.serverCores)),
-      int(perCore(m)),
-      perCoreShare,
-      cores(medianOf(m, (x) => x.loadCores)),
-      cores(medianOf(m, (x) => x.otherCores)),
-      int(non2xx),
-    ];
-  };
   /** A row beside a kind's own, against the same ceiling, when the run measured it. */
   const variant = (name: string, label: string, ceiling: string) => {
     const runs = r.lookups.get(name);
@@ -73,20 +96,24 @@ function lookupTable(r: BenchResults): string {
     ...COMPANY_LOOKUPS.flatMap((k) => kindRows(k, CEILING_COMPANY)),
     row(`people by \`id\` at ${int(r.atRate.offered)} req/s offered (80% of max)`, r.atRate.runs, '–', '–'),
   ];
-  const header = [
-    'load',
-    'req/s',
-    '× ceiling',
-    'p50 ms',
-    'p99 ms',
-    'server cores',
-    'req/s per server core',
-    '× ceiling per core',
-    'load-gen cores',
-    'other cores',
-    'non-2xx',
-  ];
-  return table(header, rows, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  return table(LOOKUP_HEADER, rows, LOOKUP_NUMBERS);
+}
+
+/** Issue 24's method: the same table for its rounds (wider samples, 32 connections). */
+function methodTable(r: BenchResults): string {
+  const { lookups } = r.method;
+  const group = (ceiling: string, entity: readonly LookupKind[]) => {
+    const against = (per: (m: Measured[] | undefined) => number, k: LookupKind) =>
+      times(per(lookups.get(k)) / per(lookups.get(ceiling)));
+    return [
+      row(ceiling, lookups.get(ceiling), '1.00×', '1.00×'),
+      ...ISSUE_24_KINDS.filter((k) => entity.includes(k)).map((k) =>
+        row(LABELS[k], lookups.get(k), against(rps, k), against(perCore, k)),
+      ),
+    ];
+  };
+  const rows = [...group(CEILING_PEOPLE, PERSON_LOOKUPS), ...group(CEILING_COMPANY, COMPANY_LOOKUPS)];
+  return table(LOOKUP_HEADER, rows, LOOKUP_NUMBERS);
 }
 
 /** One import's row: its rate judged on wall time from process start, the rate it printed, and the floor. */
@@ -270,6 +297,12 @@ export function renderReport(r: BenchResults): string {
     settings,
     '',
     lookupTable(r),
+    '',
+    `Issue 24's method (\`wrk -t1 -c${r.method.connections} -d${r.method.duration}s\`, paths drawn from ` +
+      `${int(r.method.people)} people and every company, Enrich and the static server alternated in each of ` +
+      `${r.options.runs} round(s), medians):`,
+    '',
+    methodTable(r),
     '',
     ...(r.searches.length > 0
       ? [

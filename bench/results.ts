@@ -7,7 +7,7 @@ import type { FeedRun } from './feed.js';
 import type { ImportRun, PostgresImports } from './imports.js';
 import type { JsonServerRun } from './json-server.js';
 import type { Measured } from './loadgen.js';
-import { type AtRate, CEILING_COMPANY, CEILING_PEOPLE } from './lookups.js';
+import { type AtRate, CEILING_COMPANY, CEILING_PEOPLE, type MethodRun } from './lookups.js';
 import type { MatchRun } from './match-run.js';
 import type { MemoryFigure } from './memory.js';
 import type { BenchOptions } from './options.js';
@@ -37,6 +37,8 @@ export interface BenchResults {
   };
   lookups: Map<string, Measured[]>;
   atRate: AtRate;
+  /** Issue 24's method: wider samples, 32 connections (bench/lookups.ts ISSUE_24_METHOD). */
+  method: MethodRun;
   /** The people searches, per store; none with --skip-search. */
   searches: SearchRow[];
   /** One reader paging through the change log the imports wrote, once per run. */
@@ -69,6 +71,9 @@ export const perCore = (runs: Measured[] | undefined) => medianOf(runs ?? [], (m
 export const perCoreRatio = (r: BenchResults, kind: LookupKind) =>
   perCore(r.lookups.get(kind)) / perCore(r.lookups.get(ceilingOf(kind)));
 
-/** Enrich's median rate for a kind of lookup as a share of its ceiling's median rate in the same run. */
-export const ratio = (r: BenchResults, kind: LookupKind) =>
-  rps(r.lookups.get(kind)) / rps(r.lookups.get(ceilingOf(kind)));
+/** Enrich's median rate for a kind of lookup as a share of its ceiling's median rate in the same rounds. */
+export const ratioIn = (lookups: Map<string, Measured[]>, kind: LookupKind) =>
+  rps(lookups.get(kind)) / rps(lookups.get(ceilingOf(kind)));
+
+/** The same, in the run's main rounds. */
+export const ratio = (r: BenchResults, kind: LookupKind) => ratioIn(r.lookups, kind);

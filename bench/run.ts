@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { sqliteAuditStorage } from './audit-storage.js';
-import { obtainDataset } from './data-files.js';
+import { type DataFiles, obtainDataset } from './data-files.js';
 import { type LookupKind, type Sample, sampleLookups } from './dataset.js';
 import { type DuringFiles, type DuringRun, evolveManyChanges, measureDuring } from './during.js';
 import { createBenchKey, evolve, type RunningEnrich, serve, serveFromLocalIndex } from './enrich.js';
@@ -17,7 +17,9 @@ import {
   bulkTarget,
   ceilingAndLookups,
   enrichTargets,
+  ISSUE_24_METHOD,
   measureAtRate,
+  measureIssue24Method,
   measureRounds,
   POSTGRES_LOOKUPS,
   postgresTarget,
@@ -83,7 +85,7 @@ async function lookupsAndCeiling(
   work: string,
   sample: Sample,
   postgres: ScratchDatabase | undefined,
-  peopleFile: string,
+  files: DataFiles,
   during: DuringFiles,
 ) {
   const token = await createBenchKey(db);
@@ -117,6 +119,8 @@ async function lookupsAndCeiling(
     // Every transaction of the scratch database over the rounds: only the PostgreSQL server's lookups touch it.
     const postgresTransactions = postgres ? (await transactionCount(postgres.url)) - transactionsBefore : 0;
     const atRate = await measureAtRate(idTarget, lookups.get('id')!, o);
+    const wide = await sampleLookups(files, Math.min(ISSUE_24_METHOD.people, o.people), o.seed);
+    const method = await measureIssue24Method(server, ceiling.server, token, wide, o);
     // Done with: nothing after this may share the cores with them, and the unaccounted server, on the same
     // store, would run a second webhook dispatcher during the delivery rows (one not allowed to reach this
     // machine's receiver, whose claims failed and waited for their retry).
@@ -134,7 +138,7 @@ async function lookupsAndCeiling(
       };
       searchServers.push({ server: pgServer, token: overPostgres.token, backend: 'PostgreSQL' });
     }
-    const searchRows = await searches(o, peopleFile, searchServers);
+    const searchRows = await searches(o, files.people, searchServers);
     await overPostgres?.running.child.stop();
     const feed: FeedRun[] = [];
     const feedToken = await createFeedKey(db);
@@ -147,6 +151,7 @@ async function lookupsAndCeiling(
     return {
       lookups,
       atRate,
+      method,
       mainPeakRssBytes,
       searches: searchRows,
       feed,
@@ -201,7 +206,7 @@ runScript('bench', parseBenchOptions, USAGE, async (session) => {
     work,
     sample,
     pg?.database,
-    files.people,
+    files,
     {
       original: files.people,
       evolved: evolved.people,

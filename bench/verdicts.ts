@@ -3,19 +3,28 @@ import { bulkShare } from './bulk-report.js';
 import { BULK_ITEMS, type LookupKind } from './dataset.js';
 import type { ImportSummary } from './enrich.js';
 import { cores, int, mib, ms, table, times } from './format.js';
-import type { PostgresImportRun } from './imports.js';
+import type { PostgresImportRun, StoreDisk } from './imports.js';
 import { loadGeneratorName } from './loadgen.js';
 import {
   atRateLatency,
   BULK_ID_UNACCOUNTED,
   CEILING_PEOPLE,
+  ISSUE_24_KINDS,
   POSTGRES_LOOKUPS,
   postgresTarget,
   UNACCOUNTED_ID,
 } from './lookups.js';
 import { FLAT_MEMORY_GROWTH, matchVerdicts, TARGET_ROWS_PER_SECOND } from './match-run.js';
 import type { MemoryFigure } from './memory.js';
-import { answeredWithWarmup, type BenchResults, perCore, perCoreRatio, ratio, rps } from './results.js';
+import {
+  answeredWithWarmup,
+  type BenchResults,
+  perCore,
+  perCoreRatio,
+  ratio,
+  ratioIn,
+  rps,
+} from './results.js';
 import { medianOf } from './stats.js';
 
 /** Issue 4: lookups by id with the audit log and usage meter on, as a share of the rate with them off. */
@@ -151,6 +160,7 @@ export function targetTable(r: BenchResults): string {
       `${times(worst)} (${times(worstPerCore)} per core)`,
       verdict(worst >= 0.85),
     ],
+    ...methodRows(r, verdict),
     [
       `p99 at 80% of max rate (median of ${r.atRate.runs.length} run(s))`,
       '≤ 5 ms',
@@ -176,6 +186,7 @@ export function targetTable(r: BenchResults): string {
     importerRssRow(r, verdict),
     smallImportRow(small, verdict),
     auditStorageRow(r, verdict),
+    diskRow(r, verdict),
     ...postgresImportRows(r, verdict),
     ...postgresLookupRows(r, verdict),
     [
@@ -200,6 +211,33 @@ export function targetTable(r: BenchResults): string {
     ],
   ];
   return table(['figure', 'target', 'measured', ''], rows, [2]);
+}
+
+/**
+ * Issue 24's method (bench/lookups.ts ISSUE_24_METHOD): `id` ÷ its ceiling, and the worst other kind, each
+ * with every kind's ratio and rate so the reader sees which one is worst.
+ */
+function methodRows(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[][] {
+  const { people, connections, duration, lookups } = r.method;
+  const shape = `wrk -t1 -c${connections} -d${duration}s, paths from ${int(people)} people and every company, ${r.options.runs} alternated round(s)`;
+  const share = (kind: (typeof ISSUE_24_KINDS)[number]) => ratioIn(lookups, kind);
+  const others = ISSUE_24_KINDS.filter((k) => k !== 'id');
+  const worst = Math.min(...others.map(share));
+  const each = others.map((k) => `${k} ${times(share(k))}`).join(', ');
+  return [
+    [
+      `issue 24's method: lookups by \`id\` ÷ ceiling (${shape})`,
+      '≥ 0.80',
+      `${times(share('id'))} (${int(rps(lookups.get('id')))} ÷ ${int(rps(lookups.get(CEILING_PEOPLE)))} req/s)`,
+      verdict(Number.isFinite(share('id')) ? share('id') >= 0.8 : undefined),
+    ],
+    [
+      '… every other kind ÷ its ceiling (worst)',
+      '≥ 0.75',
+      `${times(worst)} (${each})`,
+      verdict(Number.isFinite(worst) ? worst >= 0.75 : undefined),
+    ],
+  ];
 }
 
 /** Issue 24's bound on the importer's memory (peak RSS), in bytes. */
@@ -268,6 +306,25 @@ function auditStorageRow(r: BenchResults, verdict: (ok: boolean | undefined) => 
       ? '–'
       : `${perEntry.toFixed(1)} bytes (${int(r.audit.entries)} entries, ${(r.audit.bytes / 1e6).toFixed(1)} MB)`,
     verdict(perEntry === undefined ? undefined : perEntry <= AUDIT_BYTES_PER_ENTRY),
+  ];
+}
+
+/** Issue 24's bound on the store's size on disk: the SQLite file and the serving index ÷ the NDJSON imported. */
+const DISK_SHARE = 1.5;
+
+/** What the imports left on disk (the median of the runs; each imported the same files into a new store). */
+function diskRow(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[] {
+  const disks = r.imports.map((x) => x.disk);
+  const share = medianOf(disks, (d) => (d.sqliteBytes + d.indexBytes) / d.ndjsonBytes);
+  const mb = (pick: (d: StoreDisk) => number) => `${(medianOf(disks, pick) / 1e6).toFixed(0)} MB`;
+  return [
+    'store on disk (SQLite file and serving index) ÷ the NDJSON imported into it',
+    `≤ ${DISK_SHARE}`,
+    disks.length === 0
+      ? '–'
+      : `${times(share)} (SQLite ${mb((d) => d.sqliteBytes)}, serving index ${mb((d) => d.indexBytes)}, ` +
+        `NDJSON ${mb((d) => d.ndjsonBytes)})`,
+    verdict(disks.length === 0 ? undefined : share <= DISK_SHARE),
   ];
 }
 

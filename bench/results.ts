@@ -13,6 +13,7 @@ import type { MemoryFigure } from './memory.js';
 import type { BenchOptions } from './options.js';
 import type { SearchRow } from './searches.js';
 import { medianOf } from './stats.js';
+import type { StreamRun } from './stream.js';
 import type { Machine } from './system.js';
 
 export interface BenchResults {
@@ -39,6 +40,8 @@ export interface BenchResults {
   atRate: AtRate;
   /** Issue 24's method: wider samples, 32 connections (bench/lookups.ts ISSUE_24_METHOD). */
   method: MethodRun;
+  /** One NDJSON bulk of 1,000,000 lookups by `id` per run, against the main server. */
+  streams: StreamRun[];
   /** The people searches, per store; none with --skip-search. */
   searches: SearchRow[];
   /** One reader paging through the change log the imports wrote, once per run. */

@@ -36,6 +36,7 @@ import { renderReport } from './report.js';
 import type { BenchResults } from './results.js';
 import { measureSearches, type SearchRow, sampleSearches, searchTargets } from './searches.js';
 import { runScript } from './session.js';
+import { measureStreams } from './stream.js';
 import { treePeakRssBytes } from './system.js';
 
 const MILLION = 1_000_000;
@@ -148,10 +149,15 @@ async function lookupsAndCeiling(
       `during: ${o.runs} run(s) of id lookups alone, during a refresh, during job changes' webhook deliveries`,
     );
     const duringRuns: DuringRun[] = await measureDuring(idTarget, db, during, o);
+    // Last: each stream's million audited lookups are folded by the server's thread after it ends.
+    const ids = wide.personIds.map((person) => person.id);
+    say(`stream: ${o.runs} run(s) of one NDJSON bulk of lookups by id`);
+    const streams = await measureStreams(server, token, ids, o);
     return {
       lookups,
       atRate,
       method,
+      streams,
       mainPeakRssBytes,
       searches: searchRows,
       feed,

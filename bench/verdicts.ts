@@ -26,6 +26,7 @@ import {
   rps,
 } from './results.js';
 import { medianOf } from './stats.js';
+import { streamRow, TARGET_ITEMS_PER_SECOND } from './stream.js';
 
 /** Issue 4: lookups by id with the audit log and usage meter on, as a share of the rate with them off. */
 function accountingRow(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[] {
@@ -175,6 +176,7 @@ export function targetTable(r: BenchResults): string {
       `${times(bulkShare(r))} (audit and metering off: ${times(bulkShare(r, BULK_ID_UNACCOUNTED, UNACCOUNTED_ID))})`,
       verdict(Number.isFinite(bulkShare(r)) ? bulkShare(r) >= 10 : undefined),
     ],
+    streamVerdictRow(r, verdict),
     ...matchRows(r, verdict),
     [
       'import people/s, wall time from process start',
@@ -237,6 +239,17 @@ function methodRows(r: BenchResults, verdict: (ok: boolean | undefined) => strin
       `${times(worst)} (${each})`,
       verdict(Number.isFinite(worst) ? worst >= 0.75 : undefined),
     ],
+  ];
+}
+
+/** Issue 24's stream: 1,000,000 lookups in one NDJSON bulk, at its rate, in constant memory. */
+function streamVerdictRow(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[] {
+  const { measured, met } = streamRow(r.streams);
+  return [
+    'a stream of 1,000,000 `id` lookups (one NDJSON bulk), in constant memory',
+    `≥ ${int(TARGET_ITEMS_PER_SECOND)} items/s, server RssAnon at peak ≤ +${FLAT_MEMORY_GROWTH * 100}% over under way`,
+    measured,
+    verdict(r.streams.length === 0 ? undefined : met),
   ];
 }
 

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Child, spawnChild, waitForLine } from './children.js';
 import { BULK_ITEMS, COMPANY_LOOKUPS, type LookupKind, PERSON_LOOKUPS, type Sample } from './dataset.js';
-import { type Measured, runLoad } from './loadgen.js';
+import { loadGeneratorName, type Measured, runLoad } from './loadgen.js';
 import { say } from './log.js';
 import type { LoadOptions } from './options.js';
 import { medianOf } from './stats.js';
@@ -131,6 +131,12 @@ export const ISSUE_24_KINDS = [
   'website',
   'abn',
 ] as const satisfies LookupKind[];
+
+/** How the method's load was driven, as the report names it: wrk's command line, or autocannon's options. */
+export const methodLoad = (run: Pick<MethodRun, 'connections' | 'duration'>) =>
+  loadGeneratorName() === 'wrk'
+    ? `wrk -t1 -c${run.connections} -d${run.duration}s`
+    : `autocannon, ${run.connections} connections, ${run.duration} s (wrk not installed)`;
 
 export interface MethodRun {
   /** People the paths were drawn from (fewer when the data set holds fewer), and the load's shape. */

@@ -11,6 +11,7 @@ import {
   CEILING_COMPANY,
   CEILING_PEOPLE,
   ISSUE_24_KINDS,
+  methodLoad,
   postgresTarget,
   UNACCOUNTED_ID,
 } from './lookups.js';
@@ -298,7 +299,7 @@ export function renderReport(r: BenchResults): string {
     '',
     lookupTable(r),
     '',
-    `Issue 24's method (\`wrk -t1 -c${r.method.connections} -d${r.method.duration}s\`, paths drawn from ` +
+    `Issue 24's method (\`${methodLoad(r.method)}\`, paths drawn from ` +
       `${int(r.method.people)} people and every company, Enrich and the static server alternated in each of ` +
       `${r.options.runs} round(s), medians):`,
     '',

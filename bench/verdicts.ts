@@ -10,6 +10,7 @@ import {
   BULK_ID_UNACCOUNTED,
   CEILING_PEOPLE,
   ISSUE_24_KINDS,
+  methodLoad,
   POSTGRES_LOOKUPS,
   postgresTarget,
   UNACCOUNTED_ID,
@@ -221,7 +222,7 @@ export function targetTable(r: BenchResults): string {
  */
 function methodRows(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[][] {
   const { people, connections, duration, lookups } = r.method;
-  const shape = `wrk -t1 -c${connections} -d${duration}s, paths from ${int(people)} people and every company, ${r.options.runs} alternated round(s)`;
+  const shape = `${methodLoad({ connections, duration })}, paths from ${int(people)} people and every company, ${r.options.runs} alternated round(s)`;
   const share = (kind: (typeof ISSUE_24_KINDS)[number]) => ratioIn(lookups, kind);
   const others = ISSUE_24_KINDS.filter((k) => k !== 'id');
   const worst = Math.min(...others.map(share));

@@ -68,6 +68,14 @@ const PAGE_SIZE = 16_384;
  */
 const REMAP_EVERY = 50;
 
+/**
+ * Changes in one write past which the file is mapped afresh after it (remap). Each changed record reads
+ * about seven pages of 16 KiB through the map (its own and its identifiers'), and they stay counted in the
+ * process's resident memory: a month's refresh of 1,000,000 people (about 20,000 changed) held 2 GB of the
+ * index so (BENCHMARKS.md, issue 24). A server's writes (a delete, a key) are far below it.
+ */
+const REMAP_AFTER_CHANGES = 256;
+
 /** The flags every lookup reads, in one small value: [people ready: u8][companies ready: u8][keys version: u32 LE]. */
 const FLAGS_KEY = 's';
 const READY_AT: Record<Entity, number> = { people: 0, companies: 1 };
@@ -267,12 +275,15 @@ export class ServingIndex {
     const intent = randomUUID();
     this.intents.putSync(intent, { writer: thisWriter(), entity: scope, ids: [...ids] });
     let committed: { result: T } | undefined;
+    let applied = 0;
+    let result: T;
     try {
-      return this.env.transactionSync(() => {
+      result = this.env.transactionSync(() => {
         const { result, changes = [], generation } = commit();
         committed = { result };
         if (scope === 'keys') this.bumpKeys();
         else for (const change of changes) applyChange(this.dbs[scope], change);
+        applied = changes.length;
         if (generation !== undefined) this.meta.putSync('generation', generation);
         this.intents.removeSync(intent);
         this.seen = undefined;
@@ -282,6 +293,8 @@ export class ServingIndex {
       this.abandon(intent);
       throw committed === undefined ? error : withCommitted(error, committed.result);
     }
+    if (applied >= REMAP_AFTER_CHANGES) this.remap();
+    return result;
   }
 
   /**

@@ -239,6 +239,33 @@ describe('the serving index', () => {
     }
   });
 
+  it("maps its file afresh after a write of many changes, not after a small one, and serves the writes' records", async () => {
+    const path = tempDb();
+    const store = openSqliteStore(path);
+    const remap = vi.spyOn(ServingIndex.prototype as unknown as { remap(): void }, 'remap');
+    try {
+      await store.upsert('people', [prepared(person('p0', 'p0@acme.com.au'))]);
+      expect(remap).not.toHaveBeenCalled();
+      await store.upsert(
+        'people',
+        Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `moved${n}@acme.com.au`))),
+      );
+      expect(remap).toHaveBeenCalledTimes(1);
+      for (const n of [0, 150, 299]) {
+        expect(bodyOf(store.findRecords('people', 'work_email', `moved${n}@acme.com.au`, 11))).toHaveLength(
+          1,
+        );
+      }
+      expect(store.findRecords('people', 'work_email', 'p0@acme.com.au', 11)).toEqual([]);
+      await store.upsert('people', [prepared(person('p1', 'again@acme.com.au'))]);
+      expect(bodyOf(store.findRecords('people', 'work_email', 'again@acme.com.au', 11))).toHaveLength(1);
+      expect(store.reconcileIndex()).toBe('current');
+      await store.close();
+    } finally {
+      remap.mockRestore();
+    }
+  });
+
   describe('built in the background, as a server opens it', () => {
     const PEOPLE = 3_000;
     /** A store of PEOPLE people whose index is gone (as after a restore or an upgrade). */

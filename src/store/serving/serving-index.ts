@@ -276,9 +276,9 @@ export class ServingIndex {
     this.intents.putSync(intent, { writer: thisWriter(), entity: scope, ids: [...ids] });
     let committed: { result: T } | undefined;
     let applied = 0;
-    let result: T;
+    let written: T;
     try {
-      result = this.env.transactionSync(() => {
+      written = this.env.transactionSync(() => {
         const { result, changes = [], generation } = commit();
         committed = { result };
         if (scope === 'keys') this.bumpKeys();
@@ -294,7 +294,7 @@ export class ServingIndex {
       throw committed === undefined ? error : withCommitted(error, committed.result);
     }
     if (applied >= REMAP_AFTER_CHANGES) this.remap();
-    return result;
+    return written;
   }
 
   /**

@@ -187,6 +187,7 @@ export function targetTable(r: BenchResults): string {
     ],
     ['import wall time ÷ read-and-parse floor', '≤ 3', times(floorShare), verdict(floorShare <= 3)],
     importerRssRow(r, verdict),
+    refreshRssRow(r, verdict),
     smallImportRow(small, verdict),
     auditStorageRow(r, verdict),
     diskRow(r, verdict),
@@ -282,6 +283,24 @@ function importerRssRow(r: BenchResults, verdict: (ok: boolean | undefined) => s
       ? `${(largest.bytes / 1e6).toFixed(0)} MB (${mib(largest.bytes)}, at ${int(largest.people)} people)`
       : '–',
     verdict(largest ? largest.bytes <= IMPORTER_PEAK_RSS : undefined),
+  ];
+}
+
+/**
+ * The same bound on the snapshot refreshes of the import runs' stores (`enrich import --snapshot`, a month's
+ * changes and back): an importer too, whose changes map the serving index's pages (docs/data.md).
+ */
+function refreshRssRow(r: BenchResults, verdict: (ok: boolean | undefined) => string): string[] {
+  const peaks = r.imports
+    .flatMap((x) => (x.refresh ? [x.refresh.forward, x.refresh.back] : []))
+    .map((s) => s.peakRssBytes)
+    .filter(Number.isFinite);
+  const largest = peaks.length > 0 ? Math.max(...peaks) : undefined;
+  return [
+    `… each snapshot refresh of that store (a month's changes, and back; ${int(r.options.people)} people)`,
+    '≤ 500 MB',
+    largest === undefined ? '–' : `${(largest / 1e6).toFixed(0)} MB (${mib(largest)})`,
+    verdict(largest === undefined ? undefined : largest <= IMPORTER_PEAK_RSS),
   ];
 }
 

@@ -9,8 +9,9 @@ import {
   atRateLatency,
   BULK_ID_UNACCOUNTED,
   CEILING_PEOPLE,
-  ISSUE_24_KINDS,
+  type ISSUE_24_KINDS,
   methodLoad,
+  OTHER_JUDGED_KINDS,
   POSTGRES_LOOKUPS,
   postgresTarget,
   UNACCOUNTED_ID,
@@ -135,11 +136,9 @@ export function targetTable(r: BenchResults): string {
   const verdict = (ok: boolean | undefined) =>
     ok === undefined ? 'not measured' : ok ? 'met' : '**not met**';
   const idShare = ratio(r, 'id');
-  const others = (['ln_url', 'work_email', 'website', 'abn'] as const).map((k) => ratio(r, k));
+  const others = OTHER_JUDGED_KINDS.map((k) => ratio(r, k));
   const worst = Math.min(...others);
-  const worstPerCore = Math.min(
-    ...(['ln_url', 'work_email', 'website', 'abn'] as const).map((k) => perCoreRatio(r, k)),
-  );
+  const worstPerCore = Math.min(...OTHER_JUDGED_KINDS.map((k) => perCoreRatio(r, k)));
   const { p99Ms: p99 } = atRateLatency(r.atRate);
   const people = medianOf(r.imports, (x) => x.people.wallPerSecond);
   const printed = medianOf(r.imports, (x) => x.people.perSecond);
@@ -225,9 +224,8 @@ function methodRows(r: BenchResults, verdict: (ok: boolean | undefined) => strin
   const { people, connections, duration, lookups } = r.method;
   const shape = `${methodLoad({ connections, duration })}, paths from ${int(people)} people and every company, ${r.options.runs} alternated round(s)`;
   const share = (kind: (typeof ISSUE_24_KINDS)[number]) => ratioIn(lookups, kind);
-  const others = ISSUE_24_KINDS.filter((k) => k !== 'id');
-  const worst = Math.min(...others.map(share));
-  const each = others.map((k) => `${k} ${times(share(k))}`).join(', ');
+  const worst = Math.min(...OTHER_JUDGED_KINDS.map(share));
+  const each = OTHER_JUDGED_KINDS.map((k) => `${k} ${times(share(k))}`).join(', ');
   return [
     [
       `issue 24's method: lookups by \`id\` ÷ ceiling (${shape})`,

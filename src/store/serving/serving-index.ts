@@ -274,27 +274,24 @@ export class ServingIndex {
   ): T {
     const intent = randomUUID();
     this.intents.putSync(intent, { writer: thisWriter(), entity: scope, ids: [...ids] });
-    let committed: { result: T } | undefined;
-    let applied = 0;
-    let written: T;
+    let committed: { result: T; changes: number } | undefined;
     try {
-      written = this.env.transactionSync(() => {
+      this.env.transactionSync(() => {
         const { result, changes = [], generation } = commit();
-        committed = { result };
+        committed = { result, changes: changes.length };
         if (scope === 'keys') this.bumpKeys();
         else for (const change of changes) applyChange(this.dbs[scope], change);
-        applied = changes.length;
         if (generation !== undefined) this.meta.putSync('generation', generation);
         this.intents.removeSync(intent);
         this.seen = undefined;
-        return result;
       });
     } catch (error) {
       this.abandon(intent);
       throw committed === undefined ? error : withCommitted(error, committed.result);
     }
-    if (applied >= REMAP_AFTER_CHANGES) this.remap();
-    return written;
+    const { result, changes } = committed!;
+    if (changes >= REMAP_AFTER_CHANGES) this.remap();
+    return result;
   }
 
   /**

@@ -49,8 +49,10 @@ function prepare(db: Database.Database) {
     ),
     keys: db.prepare<[], string>('SELECT DISTINCT key_id FROM audit_by_key').pluck(),
     pruneKey: db.prepare<[string, number]>('DELETE FROM audit_by_key WHERE key_id = ? AND last_at < ?'),
-    addMatch: db.prepare<[number, number, number]>(
-      'INSERT OR IGNORE INTO audit_match (bucket, record_hash, segment) VALUES (?, ?, ?)',
+    // A segment's record hashes in one statement (a JSON array), not a call per hash.
+    addMatches: db.prepare<[number, number, string]>(
+      `INSERT OR IGNORE INTO audit_match (bucket, record_hash, segment)
+       SELECT ?, value, ? FROM json_each(?)`,
     ),
     // Every segment from `since` in order of its last entry's time, a page at a time after the last one read.
     allAsc: db.prepare<[number, number, number], SegmentTimes>(
@@ -123,7 +125,8 @@ export class SqliteAudit {
         );
         const id = Number(lastInsertRowid);
         for (const key of packed.keys) s.addKey.run(key, packed.lastAt, id);
-        for (const hash of packed.recordHashes) s.addMatch.run(bucketOf(seq), hash, id);
+        const hashes = JSON.stringify(packed.recordHashes.sort((a, b) => a - b));
+        s.addMatches.run(bucketOf(seq), id, hashes);
         seq += packed.entries;
       }
     });

@@ -18,22 +18,19 @@ export function journalLine(r: LookupRecord): string {
 /** What a run of journal lines adds to the store. */
 export type Folded = AccountingBatch;
 
-/** ISO-8601 text of a time in ms; the text up to the second is reused while the second lasts. */
-class IsoClock {
-  private second = Number.NaN;
-  private prefix = '';
-  /** The UTC day ('YYYY-MM-DD') of the last time converted. */
-  day = '';
+const DAY_MS = 86_400_000;
 
-  iso(ms: number): string {
-    const second = Math.floor(ms / 1000);
-    if (second !== this.second) {
-      this.second = second;
-      this.prefix = new Date(second * 1000).toISOString().slice(0, 20);
-      this.day = this.prefix.slice(0, 10);
-    }
-    const millis = ms - second * 1000;
-    return `${this.prefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+/** The UTC day ('YYYY-MM-DD') and month ('YYYY-MM') of a time in ms, the texts reused while the day lasts. */
+class DayClock {
+  private start = Number.NaN;
+  day = '';
+  month = '';
+
+  at(ms: number): void {
+    if (ms >= this.start && ms < this.start + DAY_MS) return;
+    this.start = Math.floor(ms / DAY_MS) * DAY_MS;
+    this.day = new Date(this.start).toISOString().slice(0, 10);
+    this.month = this.day.slice(0, 7);
   }
 }
 
@@ -53,7 +50,7 @@ export function foldLines(text: string): Folded {
   const audit: AuditRow[] = [];
   const usage = new Map<string, UsageRow>();
   const quota = new Map<string, Map<string, number>>();
-  const clock = new IsoClock();
+  const clock = new DayClock();
   let last: UsageRow | undefined;
   let start = 0;
   while (start < text.length) {
@@ -91,7 +88,7 @@ export function foldLines(text: string): Folded {
     // A matched lookup counts one against its key's quota; a search, its results against its allowance.
     const lookup = QUOTA_OPERATIONS.includes(row.operation);
     const counted = lookup ? row.key_id : allowanceId(row.key_id);
-    const period = row.at.slice(0, 7);
+    const period = clock.month;
     let byKey = quota.get(period);
     if (!byKey) {
       byKey = new Map();
@@ -106,7 +103,7 @@ export function foldLines(text: string): Folded {
  * The audit row of the line text[start, end), its lists left joined as the stores keep them; undefined
  * for a line that is not one (never written whole).
  */
-function auditRow(text: string, start: number, end: number, clock: IsoClock): AuditRow | undefined {
+function auditRow(text: string, start: number, end: number, clock: DayClock): AuditRow | undefined {
   const t1 = text.indexOf('\t', start);
   const t2 = text.indexOf('\t', t1 + 1);
   const t3 = text.indexOf('\t', t2 + 1);
@@ -117,8 +114,9 @@ function auditRow(text: string, start: number, end: number, clock: IsoClock): Au
   const at = Number(text.slice(start, t1));
   const status = Number(text.slice(t4 + 1, t5));
   if (!Number.isFinite(at) || !Number.isInteger(status)) return undefined;
+  clock.at(at);
   return {
-    at: clock.iso(at),
+    atMs: at,
     key_id: text.slice(t1 + 1, t2),
     operation: text.slice(t2 + 1, t3) as Operation,
     params: text.slice(t3 + 1, t4),

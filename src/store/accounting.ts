@@ -38,7 +38,8 @@ export interface AuditEntry {
 
 /** An audit entry with its lists comma-joined, as the stores keep them and the journal carries them. */
 export interface AuditRow {
-  at: string;
+  /** When, in milliseconds since the epoch (the journal's own unit; segments keep the same). */
+  atMs: number;
   key_id: string;
   operation: Operation;
   /** Parameter names, comma-joined (none hold a comma). */

@@ -57,13 +57,38 @@ describe('a journal line', () => {
           expect(line.endsWith('\n')).toBe(true);
           const [row] = foldLines(line).audit;
           expect(row).toEqual({
-            at: new Date(record.at).toISOString(),
+            atMs: record.at,
             key_id: record.keyId,
             operation: record.operation,
             params: record.params.join(','),
             matched: record.matched.join(','),
             status: record.status,
           });
+        },
+      ),
+    );
+  });
+
+  it('counts each line on its UTC day, and a matched lookup in its month, whatever the order of the times', () => {
+    const hour = 3_600_000;
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 24 * 100 }), { minLength: 1, maxLength: 30 }),
+        (hours) => {
+          const times = hours.map((h) => Date.UTC(2026, 0, 1) + h * hour - 1 + (h % 3));
+          const text = times.map((at) => journalLine({ ...lookup(1), at })).join('');
+          const folded = foldLines(text);
+          const days = new Map<string, number>();
+          const months = new Map<string, number>();
+          for (const at of times) {
+            const iso = new Date(at).toISOString();
+            days.set(iso.slice(0, 10), (days.get(iso.slice(0, 10)) ?? 0) + 1);
+            months.set(iso.slice(0, 7), (months.get(iso.slice(0, 7)) ?? 0) + 1);
+          }
+          expect(new Map(folded.usage.map((u) => [u.day, u.requests]))).toEqual(days);
+          expect(new Map([...folded.quota].map(([period, byKey]) => [period, byKey.get('key_abc')]))).toEqual(
+            months,
+          );
         },
       ),
     );
@@ -76,7 +101,7 @@ describe('a journal line', () => {
     const folded = foldLines(`${text}1234\tkey_abc\tpeo`); // an unfinished last line is no lookup
     expect(folded.audit).toHaveLength(5);
     expect(folded.audit[0]).toEqual({
-      at: '2026-11-23T10:00:00.001Z',
+      atMs: Date.parse('2026-11-23T10:00:00.001Z'),
       key_id: 'key_abc',
       operation: 'people',
       params: 'id',

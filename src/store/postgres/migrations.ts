@@ -443,7 +443,7 @@ const AUDIT_PAGE = 10_000;
 /** Every audit entry the log held as a row, packed into segments in id order; the row tables then go. */
 async function packAuditRows(client: pg.ClientBase): Promise<void> {
   for (let after = 0; ; ) {
-    const { rows } = await client.query<AuditRow & { id: string; at: Date }>({
+    const { rows } = await client.query<Omit<AuditRow, 'atMs'> & { id: string; at: Date }>({
       text: `SELECT id, at, key_id, operation, params, matched, status FROM audit_log_rows
              WHERE id > $1 ORDER BY id LIMIT ${AUDIT_PAGE}`,
       values: [after],
@@ -451,7 +451,14 @@ async function packAuditRows(client: pg.ClientBase): Promise<void> {
     if (rows.length > 0) {
       await addAuditRows(
         client as pg.PoolClient,
-        rows.map((row) => ({ ...row, at: row.at.toISOString() })),
+        rows.map(({ at, key_id, operation, params, matched, status }) => ({
+          atMs: at.getTime(),
+          key_id,
+          operation,
+          params,
+          matched,
+          status,
+        })),
       );
     }
     if (rows.length < AUDIT_PAGE) break;

@@ -174,17 +174,35 @@ export function packSegment(rows: readonly SegmentRow[], atMs: readonly number[]
   const shapeOf = new Array<number>(rows.length);
   let firstAt = Number.POSITIVE_INFINITY;
   let lastAt = Number.NEGATIVE_INFINITY;
+  // Consecutive entries are mostly one key's lookups of one shape: the entry before is checked first.
+  let before: SegmentRow | undefined;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
-    if (!keys.has(row.key_id)) keys.set(row.key_id, keys.size);
-    keyOf[i] = keys.get(row.key_id)!;
-    const shapeName = `${row.operation}\u0000${row.params}\u0000${row.status}`;
-    if (!shapes.has(shapeName)) {
-      shapes.set(shapeName, shapes.size);
-      shapeList.push(row);
+    if (before !== undefined && row.key_id === before.key_id) keyOf[i] = keyOf[i - 1]!;
+    else {
+      if (!keys.has(row.key_id)) keys.set(row.key_id, keys.size);
+      keyOf[i] = keys.get(row.key_id)!;
     }
-    shapeOf[i] = shapes.get(shapeName)!;
-    if (row.matched !== '') for (const id of row.matched.split(',')) hashes.add(recordHash(id));
+    if (
+      before !== undefined &&
+      row.operation === before.operation &&
+      row.params === before.params &&
+      row.status === before.status
+    ) {
+      shapeOf[i] = shapeOf[i - 1]!;
+    } else {
+      const shapeName = `${row.operation}\u0000${row.params}\u0000${row.status}`;
+      if (!shapes.has(shapeName)) {
+        shapes.set(shapeName, shapes.size);
+        shapeList.push(row);
+      }
+      shapeOf[i] = shapes.get(shapeName)!;
+    }
+    before = row;
+    const { matched } = row;
+    if (matched.indexOf(',') < 0) {
+      if (matched !== '') hashes.add(recordHash(matched));
+    } else for (const id of matched.split(',')) hashes.add(recordHash(id));
     const at = atMs[i]!;
     if (at < firstAt) firstAt = at;
     if (at > lastAt) lastAt = at;

@@ -40,7 +40,7 @@ const toEntry = (e: Placed): AuditEntry => ({
 
 /** A fold's entries as the segments they are kept in, in order. */
 export function packRows(rows: AuditRow[]): PackedSegment[] {
-  const atMs = rows.map((row) => entryMs(row.at));
+  const atMs = rows.map((row) => row.atMs);
   return segmentRuns(atMs).map(([start, end]) => packSegment(rows.slice(start, end), atMs.slice(start, end)));
 }
 

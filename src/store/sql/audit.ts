@@ -1,7 +1,7 @@
 // The audit log as both stores keep it: each entry's lists encoded one way, and the queries that are the same
 // on both (by record id differs: SQLite's index is bucketed, see ../sqlite/audit.ts).
-import type { Operation } from '../../vocabulary/operations.js';
 import type { AuditEntry, AuditFilter, AuditRow } from '../accounting.js';
+import { entryMs } from './audit-segment.js';
 import type { Spelling } from './spelling.js';
 
 /** Parameter names and record ids never hold a comma, so a list is kept as one comma-joined text. */
@@ -9,27 +9,12 @@ export const joinList = (items: readonly string[]) => items.join(',');
 export const splitList = (text: string) => (text === '' ? [] : text.split(','));
 
 export const toAuditRow = (e: AuditEntry): AuditRow => ({
-  at: e.at,
+  atMs: entryMs(e.at),
   key_id: e.key_id,
   operation: e.operation,
   params: joinList(e.params),
   matched: joinList(e.matched),
   status: e.status,
-});
-
-/** A row as a store reads it back: the time as it holds it (ISO text, or a Date from timestamptz). */
-export interface StoredAuditRow extends Omit<AuditRow, 'operation' | 'at'> {
-  at: string | Date;
-  operation: string;
-}
-
-export const toAuditEntry = (row: StoredAuditRow): AuditEntry => ({
-  at: typeof row.at === 'string' ? row.at : row.at.toISOString(),
-  key_id: row.key_id,
-  operation: row.operation as Operation,
-  params: splitList(row.params),
-  matched: splitList(row.matched),
-  status: row.status,
 });
 
 /** Unbounded reads are capped here rather than trusted to the caller. */

@@ -272,7 +272,7 @@ export function accountingContract(open: () => AccountingStore) {
 
   it('folds a run of the accounting journal once, whatever offset a late folder believes in', async () => {
     const entry = (n: number) => ({
-      at: `2026-11-23T10:00:0${n}.000Z`,
+      atMs: Date.parse(`2026-11-23T10:00:0${n}.000Z`),
       key_id: 'kj',
       operation: 'people' as const,
       params: 'id',

@@ -2,16 +2,22 @@
 // Writes ENTRIES audit entries (default 3,000,000) in batches of BATCH (default 1,000; a server's fold writes
 // what 200 ms of lookups journalled, so 10 at 50 lookups/s), each disclosing one of 100,000 record ids at
 // random, and prints the writer's CPU and wall time per entry for every further 500,000, then the bytes the
-// audit tables and their indexes hold per entry. Usage: npm run bench:audit -- [ENTRIES] [--batch N]
+// audit tables and their indexes hold per entry. With --journal each batch is a run of accounting-journal
+// lines folded as a server's folder folds them (parsed, then audit, usage and quota in one transaction).
+// Usage: npm run bench:audit -- [ENTRIES] [--batch N] [--journal]
 // [postgres://… (a scratch database: its audit tables are emptied)]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { LookupRecord } from '../src/accounting/accounting.js';
+import { foldLines, journalLine } from '../src/accounting/journal-format.js';
 import type { AuditEntry } from '../src/store/accounting.js';
 import { openStore } from '../src/store/open.js';
 import { sqliteAuditStorage } from './audit-storage.js';
 
 const args = process.argv.slice(2);
+const journalAt = args.indexOf('--journal');
+const viaJournal = journalAt >= 0 && args.splice(journalAt, 1).length === 1;
 const batchAt = args.indexOf('--batch');
 const batchArg = batchAt >= 0 ? args.splice(batchAt, 2)[1] : '1000';
 const [entriesArg = '3000000', databaseUrl] = args;
@@ -20,7 +26,7 @@ if (
   !/^[1-9]\d*$/.test(batchArg ?? '') ||
   (databaseUrl !== undefined && !databaseUrl.startsWith('postgres'))
 ) {
-  process.stderr.write('usage: npm run bench:audit -- [ENTRIES] [--batch N] [postgres://…]\n');
+  process.stderr.write('usage: npm run bench:audit -- [ENTRIES] [--batch N] [--journal] [postgres://…]\n');
   process.exit(2);
 }
 const total = Number(entriesArg);
@@ -50,30 +56,60 @@ const nextRecord = () => {
   return recordIds[random % RECORDS]!;
 };
 
-process.stdout.write(`${databaseUrl ? 'PostgreSQL' : 'SQLite'}: audit entries, batches of ${BATCH}\n`);
+const lookup = (n: number): LookupRecord => ({
+  at: start + n,
+  keyId: `key_7GdK2mQx9${n % 7}`,
+  operation: 'people',
+  params: ['id'],
+  matched: [nextRecord()],
+  status: 200,
+});
+/** Where the journal mode's run ends in its (notional) journal segment. */
+let journalOffset = 0;
+/** A batch made ready to write (entries, or journal text), then the write itself: only the write is timed. */
+const ready = (batch: LookupRecord[]) => {
+  if (viaJournal) {
+    const text = batch.map(journalLine).join('');
+    return () => {
+      const from = journalOffset;
+      journalOffset += Buffer.byteLength(text);
+      return store.foldJournal('bench', from, journalOffset, foldLines(text));
+    };
+  }
+  const entries: AuditEntry[] = batch.map(({ at, keyId, operation, params, matched, status }) => ({
+    at: new Date(at).toISOString(),
+    key_id: keyId,
+    operation,
+    params,
+    matched,
+    status,
+  }));
+  return () => store.addAudit(entries);
+};
+
+process.stdout.write(
+  `${databaseUrl ? 'PostgreSQL' : 'SQLite'}: audit entries, batches of ${BATCH}` +
+    `${viaJournal ? ', folded from journal lines' : ''}\n`,
+);
 process.stdout.write('entries in log | writer CPU µs/entry | wall µs/entry\n');
 while (written < total) {
-  const cpu = process.cpuUsage();
-  const wall = performance.now();
   const upTo = Math.min(total, written + REPORT_EVERY);
   const count = upTo - written;
+  let cpuUs = 0;
+  let wallUs = 0;
   while (written < upTo) {
-    const batch: AuditEntry[] = [];
-    for (let i = 0; i < BATCH && written < upTo; i++, written++) {
-      batch.push({
-        at: new Date(start + written).toISOString(),
-        key_id: `key_7GdK2mQx9${written % 7}`,
-        operation: 'people',
-        params: ['id'],
-        matched: [nextRecord()],
-        status: 200,
-      });
-    }
-    await store.addAudit(batch);
+    const batch: LookupRecord[] = [];
+    for (; batch.length < BATCH && written < upTo; written++) batch.push(lookup(written));
+    const write = ready(batch);
+    const cpu = process.cpuUsage();
+    const wall = performance.now();
+    await write();
+    const used = process.cpuUsage(cpu);
+    cpuUs += used.user + used.system;
+    wallUs += (performance.now() - wall) * 1000;
   }
-  const used = process.cpuUsage(cpu);
-  const cpuUs = (used.user + used.system) / count;
-  const wallUs = ((performance.now() - wall) * 1000) / count;
+  cpuUs /= count;
+  wallUs /= count;
   process.stdout.write(
     `${upTo.toLocaleString('en').padStart(14)} | ${cpuUs.toFixed(2).padStart(18)} | ${wallUs.toFixed(2).padStart(13)}\n`,
   );

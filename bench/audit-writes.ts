@@ -17,7 +17,8 @@ import { sqliteAuditStorage } from './audit-storage.js';
 
 const args = process.argv.slice(2);
 const journalAt = args.indexOf('--journal');
-const viaJournal = journalAt >= 0 && args.splice(journalAt, 1).length === 1;
+const viaJournal = journalAt >= 0;
+if (viaJournal) args.splice(journalAt, 1);
 const batchAt = args.indexOf('--batch');
 const batchArg = batchAt >= 0 ? args.splice(batchAt, 2)[1] : '1000';
 const [entriesArg = '3000000', databaseUrl] = args;

@@ -125,8 +125,7 @@ export class SqliteAudit {
         );
         const id = Number(lastInsertRowid);
         for (const key of packed.keys) s.addKey.run(key, packed.lastAt, id);
-        const hashes = JSON.stringify(packed.recordHashes.sort((a, b) => a - b));
-        s.addMatches.run(bucketOf(seq), id, hashes);
+        s.addMatches.run(bucketOf(seq), id, JSON.stringify(packed.recordHashes));
         seq += packed.entries;
       }
     });

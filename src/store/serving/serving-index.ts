@@ -69,12 +69,15 @@ const PAGE_SIZE = 16_384;
 const REMAP_EVERY = 50;
 
 /**
- * Changes in one write past which the file is mapped afresh after it (remap). Each changed record reads
- * about seven pages of 16 KiB through the map (its own and its identifiers'), and they stay counted in the
- * process's resident memory: a month's refresh of 1,000,000 people (about 20,000 changed) held 2 GB of the
- * index so (BENCHMARKS.md, issue 24). A server's writes (a delete, a key) are far below it.
+ * The most changes applied in one write transaction of the index; a larger write (a refresh's, an import's)
+ * is applied in parts of this many, the file mapped afresh (remap) after each. Each changed record reads
+ * about seven pages of 16 KiB through the map (its own and its identifiers'), and the kernel maps their
+ * neighbours with them (64 KiB a read): they stay counted in the process's resident memory until the file
+ * is unmapped, and the transaction's copies of the pages it changes until it ends. A month's refresh of
+ * 100,000 people (2,038 changed, in one write) held 271 MiB of the 379 MB index so; a part of 128 maps at
+ * most about 60 MB. A server's writes (a delete, a key) are far below it.
  */
-const REMAP_AFTER_CHANGES = 256;
+const CHANGES_PER_PART = 128;
 
 /** The flags every lookup reads, in one small value: [people ready: u8][companies ready: u8][keys version: u32 LE]. */
 const FLAGS_KEY = 's';
@@ -274,24 +277,61 @@ export class ServingIndex {
   ): T {
     const intent = randomUUID();
     this.intents.putSync(intent, { writer: thisWriter(), entity: scope, ids: [...ids] });
-    let committed: { result: T; changes: number } | undefined;
+    let committed: { result: T; changes: RecordChange[]; generation?: number } | undefined;
     try {
       this.env.transactionSync(() => {
         const { result, changes = [], generation } = commit();
-        committed = { result, changes: changes.length };
+        committed = { result, changes, generation };
         if (scope === 'keys') this.bumpKeys();
-        else for (const change of changes) applyChange(this.dbs[scope], change);
-        if (generation !== undefined) this.meta.putSync('generation', generation);
-        this.intents.removeSync(intent);
-        this.seen = undefined;
+        else for (const change of changes.slice(0, CHANGES_PER_PART)) applyChange(this.dbs[scope], change);
+        if (scope === 'keys' || changes.length <= CHANGES_PER_PART) this.endWrite(intent, generation);
       });
+      const { changes, generation } = committed!;
+      if (scope !== 'keys' && changes.length > CHANGES_PER_PART) {
+        this.applyRest(scope, intent, changes.slice(CHANGES_PER_PART), generation);
+      }
     } catch (error) {
       this.abandon(intent);
       throw committed === undefined ? error : withCommitted(error, committed.result);
     }
-    const { result, changes } = committed!;
-    if (changes >= REMAP_AFTER_CHANGES) this.remap();
-    return result;
+    return committed!.result;
+  }
+
+  /** The end of a write in its last transaction: the index at its generation (or a later write's). */
+  private endWrite(intent: string, generation: number | undefined): void {
+    if (generation !== undefined) {
+      const at = this.meta.get('generation') as number | undefined;
+      // A later write may have ended first, between this one's parts.
+      if (at === undefined || at < generation) this.meta.putSync('generation', generation);
+    }
+    this.intents.removeSync(intent);
+    this.seen = undefined;
+  }
+
+  /**
+   * Applies a committed write's changes after its first part, a part a transaction, mapping the file afresh
+   * before each. Another process may have written the same records in between (its write took the lock
+   * after this one's commit): each record is read again from the store of record, as a repair does, so
+   * that the index ends as SQLite is. The write's intent stands until its last part: a process that dies
+   * part-way leaves it to be repaired, whole, by the next reconcile.
+   */
+  private applyRest(
+    scope: Entity,
+    intent: string,
+    rest: RecordChange[],
+    generation: number | undefined,
+  ): void {
+    for (let start = 0; start < rest.length; start += CHANGES_PER_PART) {
+      const part = rest.slice(start, start + CHANGES_PER_PART);
+      this.remap();
+      this.env.transactionSync(() => {
+        const ids = part.map((change) => change.id);
+        const rows = new Map(this.source.rows(scope, ids).map((row) => [row.id, row]));
+        for (const id of ids) applyChange(this.dbs[scope], { id, row: rows.get(id) });
+        if (start + CHANGES_PER_PART >= rest.length) this.endWrite(intent, generation);
+      });
+    }
+    this.remap();
   }
 
   /**

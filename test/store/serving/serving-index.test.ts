@@ -17,6 +17,7 @@ import { ServingIndex } from '../../../src/store/serving/serving-index.js';
 import { openSqliteStore, servingIndexPath } from '../../../src/store/sqlite/store.js';
 
 const DYING_WRITER = fileURLToPath(new URL('./dying-writer.ts', import.meta.url));
+const DYING_BETWEEN_PARTS = fileURLToPath(new URL('./dying-between-parts.ts', import.meta.url));
 const HELD_WRITER = fileURLToPath(new URL('./held-writer.ts', import.meta.url));
 const dirs: string[] = [];
 const tempDb = () => {
@@ -239,7 +240,7 @@ describe('the serving index', () => {
     }
   });
 
-  it("maps its file afresh after a write of many changes, not after a small one, and serves the writes' records", async () => {
+  it("applies a write of many changes in parts, mapping its file afresh between them, and serves the write's records", async () => {
     const path = tempDb();
     const store = openSqliteStore(path);
     const remap = vi.spyOn(ServingIndex.prototype as unknown as { remap(): void }, 'remap');
@@ -250,8 +251,9 @@ describe('the serving index', () => {
         'people',
         Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `moved${n}@acme.com.au`))),
       );
-      expect(remap).toHaveBeenCalledTimes(1);
-      for (const n of [0, 150, 299]) {
+      // Parts of 128: the first with the commit, then two more, the file mapped afresh before each and after.
+      expect(remap).toHaveBeenCalledTimes(3);
+      for (const n of [0, 127, 128, 255, 256, 299]) {
         expect(bodyOf(store.findRecords('people', 'work_email', `moved${n}@acme.com.au`, 11))).toHaveLength(
           1,
         );
@@ -264,6 +266,57 @@ describe('the serving index', () => {
     } finally {
       remap.mockRestore();
     }
+  });
+
+  it("ends as SQLite is when another write changes a record between a large write's parts", async () => {
+    const path = tempDb();
+    const store = openSqliteStore(path);
+    const large = Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `first${n}@acme.com.au`)));
+    const later = person('p200', 'later@acme.com.au');
+    const remap = ServingIndex.prototype['remap' as keyof ServingIndex] as unknown as () => void;
+    const between: Array<Promise<unknown>> = [];
+    const spy = vi
+      .spyOn(ServingIndex.prototype as unknown as { remap(): void }, 'remap')
+      .mockImplementation(function (this: ServingIndex) {
+        remap.call(this);
+        // Before the large write's second part: a write of its own (a server's, say) of a record in that part.
+        if (between.length === 0) between.push(store.upsert('people', [prepared(later)]));
+      });
+    try {
+      await store.upsert('people', large);
+      await Promise.all(between);
+      expect(between).toHaveLength(1);
+      // The large write's second part applied p200 as SQLite has it now, not as the large write had it.
+      expect(bodyOf(store.findRecords('people', 'id', 'p200', 1))).toEqual([JSON.stringify(later)]);
+      expect(store.findRecords('people', 'work_email', 'first200@acme.com.au', 11)).toEqual([]);
+      expect(bodyOf(store.findRecords('people', 'work_email', 'later@acme.com.au', 11))).toHaveLength(1);
+      expect(bodyOf(store.findRecords('people', 'work_email', 'first299@acme.com.au', 11))).toHaveLength(1);
+      // The later write ended first: the large one's end does not take the index back to its generation.
+      expect(store.reconcileIndex()).toBe('current');
+      await store.close();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('is repaired by the next process to open the store when a writer dies between the parts of a large write', async () => {
+    const path = tempDb();
+    const store = openSqliteStore(path);
+    await store.upsert(
+      'people',
+      Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `old${n}@acme.com.au`))),
+    );
+    await store.close();
+    const child = spawnSync(process.execPath, ['--import', 'tsx', DYING_BETWEEN_PARTS, path]);
+    expect(child.signal).toBe('SIGKILL');
+    const reopened = openSqliteStore(path);
+    // Its first part (p0…p127) is in the index; the rest, repaired from SQLite as the store opened.
+    for (const n of [0, 127, 128, 299]) {
+      expect(reopened.findRecords('people', 'work_email', `old${n}@acme.com.au`, 11)).toEqual([]);
+      expect(bodyOf(reopened.findRecords('people', 'work_email', `new${n}@acme.com.au`, 11))).toHaveLength(1);
+    }
+    expect(reopened.reconcileIndex()).toBe('current');
+    await reopened.close();
   });
 
   describe('built in the background, as a server opens it', () => {

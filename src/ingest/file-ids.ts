@@ -1,6 +1,7 @@
 // The ids a refresh's files name, compared with the ids the store holds: the stored records the files leave
 // out (the refresh removes them) and the ids the files name more than once. Kept light: the thread that
 // reads a large file's ids (file-ids-worker.ts, started by read-file-ids.ts) loads only this.
+import { IdSet } from './id-set.js';
 import { lineId } from './line-id.js';
 import { isBlank, LineSplitter, openNdjson } from './lines.js';
 
@@ -15,7 +16,8 @@ export interface FileIdsResult {
 
 /** The files' ids, read line by line without validating records (the import does that); then the stored ids'. */
 export class FileIds {
-  private readonly named = new Set<string>();
+  /** Millions, at the sizes a refresh reaches: held compactly. */
+  private readonly named = new IdSet();
   private readonly repeated = new Set<string>();
   private readonly absent: string[] = [];
   private stored = 0;
@@ -27,8 +29,7 @@ export class FileIds {
         if (isBlank(buffer, start, end)) return;
         const id = lineId(buffer, start, end);
         if (id === undefined) return;
-        if (this.named.has(id)) this.repeated.add(id);
-        else this.named.add(id);
+        if (!this.named.add(id)) this.repeated.add(id);
       });
       for await (const chunk of source.chunks()) splitter.push(chunk);
       splitter.end();

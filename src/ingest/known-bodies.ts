@@ -30,16 +30,24 @@ export async function knownBodies(
   store: Pick<RecordStore, 'exportEtags'>,
   entity: Entity,
 ): Promise<Pick<KnownBodiesData, 'hashes'> | undefined> {
-  const bits: bigint[] = [];
+  // Gathered in a typed array that doubles, rather than as a bigint[] (a heap object for each of millions).
+  let bits = new BigUint64Array(1024);
+  let count = 0;
   for await (const page of store.exportEtags(entity)) {
     for (const etag of page) {
       const value = etagBits(etag);
-      if (value !== undefined) bits.push(value);
+      if (value === undefined) continue;
+      if (count === bits.length) {
+        const more = new BigUint64Array(bits.length * 2);
+        more.set(bits);
+        bits = more;
+      }
+      bits[count++] = value;
     }
   }
-  if (bits.length === 0) return undefined;
-  const hashes = new BigUint64Array(new SharedArrayBuffer(bits.length * 8));
-  hashes.set(bits);
+  if (count === 0) return undefined;
+  const hashes = new BigUint64Array(new SharedArrayBuffer(count * 8));
+  hashes.set(bits.subarray(0, count));
   hashes.sort();
   return { hashes };
 }

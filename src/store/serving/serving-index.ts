@@ -70,14 +70,15 @@ const REMAP_EVERY = 50;
 
 /**
  * The most changes applied in one write transaction of the index; a larger write (a refresh's, an import's)
- * is applied in parts of this many, the file mapped afresh (remap) after each. Each changed record reads
- * about seven pages of 16 KiB through the map (its own and its identifiers'), and the kernel maps their
- * neighbours with them (64 KiB a read): they stay counted in the process's resident memory until the file
- * is unmapped, and the transaction's copies of the pages it changes until it ends. A month's refresh of
- * 100,000 people (2,038 changed, in one write) held 271 MiB of the 379 MB index so; a part of 128 maps at
- * most about 60 MB. A server's writes (a delete, a key) are far below it.
+ * is applied in parts of this many, the file mapped afresh (remap) before each part after the first and
+ * after the last. A changed record reads a dozen or more pages of the index through the map (its own, its
+ * identifiers' lists and the branch pages above them), and the kernel maps 64 KiB around each read: they
+ * stay counted in the process's resident memory until the file is unmapped, and LMDB's copies of the pages
+ * the transaction changes until it ends. A month's refresh of 1,000,000 people mapped 126–193 MiB of the
+ * index in a part of 128 changes; parts of 32 took its peak from 612–636 MB to 507–527 MB, in the same time
+ * (BENCHMARKS.md). A server's writes (a delete, a key) are far below it.
  */
-const CHANGES_PER_PART = 128;
+export const CHANGES_PER_PART = 32;
 
 /** The flags every lookup reads, in one small value: [people ready: u8][companies ready: u8][keys version: u32 LE]. */
 const FLAGS_KEY = 's';

@@ -13,7 +13,7 @@ import { prepareLine } from '../../../src/ingest/prepare.js';
 import type { RecordToStore } from '../../../src/store/records.js';
 import { AT_ONCE } from '../../../src/store/serving/entity.js';
 import { MAX_LISTED } from '../../../src/store/serving/id-lists.js';
-import { ServingIndex } from '../../../src/store/serving/serving-index.js';
+import { CHANGES_PER_PART, ServingIndex } from '../../../src/store/serving/serving-index.js';
 import { openSqliteStore, servingIndexPath } from '../../../src/store/sqlite/store.js';
 
 const DYING_WRITER = fileURLToPath(new URL('./dying-writer.ts', import.meta.url));
@@ -251,9 +251,9 @@ describe('the serving index', () => {
         'people',
         Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `moved${n}@acme.com.au`))),
       );
-      // Parts of 128: the first with the commit, then two more, the file mapped afresh before each and after.
-      expect(remap).toHaveBeenCalledTimes(3);
-      for (const n of [0, 127, 128, 255, 256, 299]) {
+      // The first part with the commit, then the rest, the file mapped afresh before each and after the last.
+      expect(remap).toHaveBeenCalledTimes(Math.ceil((300 - CHANGES_PER_PART) / CHANGES_PER_PART) + 1);
+      for (const n of [0, CHANGES_PER_PART - 1, CHANGES_PER_PART, 200, 299]) {
         expect(bodyOf(store.findRecords('people', 'work_email', `moved${n}@acme.com.au`, 11))).toHaveLength(
           1,
         );
@@ -286,7 +286,7 @@ describe('the serving index', () => {
       await store.upsert('people', large);
       await Promise.all(between);
       expect(between).toHaveLength(1);
-      // The large write's second part applied p200 as SQLite has it now, not as the large write had it.
+      // A later part of the large write applied p200 as SQLite has it now, not as the large write had it.
       expect(bodyOf(store.findRecords('people', 'id', 'p200', 1))).toEqual([JSON.stringify(later)]);
       expect(store.findRecords('people', 'work_email', 'first200@acme.com.au', 11)).toEqual([]);
       expect(bodyOf(store.findRecords('people', 'work_email', 'later@acme.com.au', 11))).toHaveLength(1);
@@ -310,8 +310,8 @@ describe('the serving index', () => {
     const child = spawnSync(process.execPath, ['--import', 'tsx', DYING_BETWEEN_PARTS, path]);
     expect(child.signal).toBe('SIGKILL');
     const reopened = openSqliteStore(path);
-    // Its first part (p0…p127) is in the index; the rest, repaired from SQLite as the store opened.
-    for (const n of [0, 127, 128, 299]) {
+    // Its first part (p0, p1, …) is in the index; the rest, repaired from SQLite as the store opened.
+    for (const n of [0, CHANGES_PER_PART - 1, CHANGES_PER_PART, 299]) {
       expect(reopened.findRecords('people', 'work_email', `old${n}@acme.com.au`, 11)).toEqual([]);
       expect(bodyOf(reopened.findRecords('people', 'work_email', `new${n}@acme.com.au`, 11))).toHaveLength(1);
     }

@@ -1,7 +1,7 @@
 // The serving index: every record's stored bytes by id and by each normalised identifier, in LMDB beside
 // the SQLite file — read without SQL, from memory-mapped pages that every process of the machine shares.
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { type Database, open, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { ENTITIES, type Entity, type IdentifierKind } from '../../vocabulary/entities.js';
 import { withCommitted } from '../committed.js';
@@ -69,16 +69,21 @@ const PAGE_SIZE = 16_384;
 const REMAP_EVERY = 50;
 
 /**
- * The most changes applied in one write transaction of the index; a larger write (a refresh's, an import's)
- * is applied in parts of this many, the file mapped afresh (remap) before each part after the first and
- * after the last. A changed record reads a dozen or more pages of the index through the map (its own, its
- * identifiers' lists and the branch pages above them), and the kernel maps 64 KiB around each read: they
- * stay counted in the process's resident memory until the file is unmapped, and LMDB's copies of the pages
- * the transaction changes until it ends. A month's refresh of 1,000,000 people mapped 126–193 MiB of the
- * index in a part of 128 changes; parts of 32 took its peak from 612–636 MB to 507–527 MB, in the same time
- * (BENCHMARKS.md). A server's writes (a delete, a key) are far below it.
+ * How a large write (a refresh's, an import's) goes into a large index. Applying a changed record reads a
+ * dozen or more pages of the index through the map (its own, its identifiers' lists, the branch pages above
+ * them), and the kernel maps up to 64 KiB around each read: they stay counted in the process's resident
+ * memory until the file is unmapped, as do LMDB's copies of the pages a transaction changes until it ends. A
+ * month's refresh of 1,000,000 people held 2.1 GB so in its writes of a few thousand changes each. In an
+ * index past `fromBytes`, a write of more than `changes` changes is applied in parts of that many, a
+ * transaction each, the file mapped afresh before each part after the first: the same refresh peaked at
+ * 507–527 MB, in the same time. A smaller index is mapped whole by such a write at most, and its changes
+ * share pages that parts would write again and again: a refresh of 21% of 100,000 people (a 379 MB index)
+ * took 10–20% longer in parts, for half its peak (BENCHMARKS.md). A server's writes are far below `changes`.
  */
-export const CHANGES_PER_PART = 32;
+export const IN_PARTS = { changes: 32, fromBytes: 1024 ** 3 };
+
+/** Changes in one write, applied in one transaction, past which the file is mapped afresh after it. */
+const REMAP_AFTER_CHANGES = 256;
 
 /** The flags every lookup reads, in one small value: [people ready: u8][companies ready: u8][keys version: u32 LE]. */
 const FLAGS_KEY = 's';
@@ -138,6 +143,13 @@ export class ServingIndex {
   private remap(): void {
     void this.env.close();
     this.reopen();
+  }
+
+  /** How many of a write's `changes` go in its first transaction: all, or a part in a large index (IN_PARTS). */
+  private firstPart(changes: number): number {
+    if (changes <= IN_PARTS.changes) return changes;
+    const bytes = statSync(this.options.path!, { throwIfNoEntry: false })?.size ?? 0;
+    return bytes > IN_PARTS.fromBytes ? IN_PARTS.changes : changes;
   }
 
   private reopen(): void {
@@ -278,19 +290,20 @@ export class ServingIndex {
   ): T {
     const intent = randomUUID();
     this.intents.putSync(intent, { writer: thisWriter(), entity: scope, ids: [...ids] });
-    let committed: { result: T; changes: RecordChange[]; generation?: number } | undefined;
+    let committed: { result: T; changes: RecordChange[]; generation?: number; first: number } | undefined;
     try {
       this.env.transactionSync(() => {
         const { result, changes = [], generation } = commit();
-        committed = { result, changes, generation };
+        const first = this.firstPart(changes.length);
+        committed = { result, changes, generation, first };
         if (scope === 'keys') this.bumpKeys();
-        else for (const change of changes.slice(0, CHANGES_PER_PART)) applyChange(this.dbs[scope], change);
-        if (scope === 'keys' || changes.length <= CHANGES_PER_PART) this.endWrite(intent, generation);
+        else for (const change of changes.slice(0, first)) applyChange(this.dbs[scope], change);
+        if (scope === 'keys' || changes.length <= first) this.endWrite(intent, generation);
       });
-      const { changes, generation } = committed!;
-      if (scope !== 'keys' && changes.length > CHANGES_PER_PART) {
-        this.applyRest(scope, intent, changes.slice(CHANGES_PER_PART), generation);
-      }
+      const { changes, generation, first } = committed!;
+      if (scope !== 'keys' && changes.length > first) {
+        this.applyRest(scope, intent, changes.slice(first), generation);
+      } else if (changes.length >= REMAP_AFTER_CHANGES) this.remap();
     } catch (error) {
       this.abandon(intent);
       throw committed === undefined ? error : withCommitted(error, committed.result);
@@ -322,14 +335,14 @@ export class ServingIndex {
     rest: RecordChange[],
     generation: number | undefined,
   ): void {
-    for (let start = 0; start < rest.length; start += CHANGES_PER_PART) {
-      const part = rest.slice(start, start + CHANGES_PER_PART);
+    for (let start = 0; start < rest.length; start += IN_PARTS.changes) {
+      const part = rest.slice(start, start + IN_PARTS.changes);
       this.remap();
       this.env.transactionSync(() => {
         const ids = part.map((change) => change.id);
         const rows = new Map(this.source.rows(scope, ids).map((row) => [row.id, row]));
         for (const id of ids) applyChange(this.dbs[scope], { id, row: rows.get(id) });
-        if (start + CHANGES_PER_PART >= rest.length) this.endWrite(intent, generation);
+        if (start + IN_PARTS.changes >= rest.length) this.endWrite(intent, generation);
       });
     }
     this.remap();

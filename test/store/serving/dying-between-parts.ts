@@ -3,11 +3,12 @@
 //   node --import tsx test/store/serving/dying-between-parts.ts DB
 import { prepareLine } from '../../../src/ingest/prepare.js';
 import type { RecordToStore } from '../../../src/store/records.js';
-import { ServingIndex } from '../../../src/store/serving/serving-index.js';
+import { IN_PARTS, ServingIndex } from '../../../src/store/serving/serving-index.js';
 import { openSqliteStore } from '../../../src/store/sqlite/store.js';
 
 const [path] = process.argv.slice(2);
-// The file is mapped afresh before each part after the first: die there.
+// Every index large enough for parts; the file is mapped afresh before each part after the first: die there.
+IN_PARTS.fromBytes = 0;
 const prototype = ServingIndex.prototype as unknown as { remap(): void };
 prototype.remap = () => process.kill(process.pid, 'SIGKILL');
 const store = openSqliteStore(path!);

@@ -6,14 +6,14 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../../src/app.js';
 import { issueKey } from '../../../src/auth/keys.js';
 import { prepareLine } from '../../../src/ingest/prepare.js';
 import type { RecordToStore } from '../../../src/store/records.js';
 import { AT_ONCE } from '../../../src/store/serving/entity.js';
 import { MAX_LISTED } from '../../../src/store/serving/id-lists.js';
-import { CHANGES_PER_PART, ServingIndex } from '../../../src/store/serving/serving-index.js';
+import { IN_PARTS, ServingIndex } from '../../../src/store/serving/serving-index.js';
 import { openSqliteStore, servingIndexPath } from '../../../src/store/sqlite/store.js';
 
 const DYING_WRITER = fileURLToPath(new URL('./dying-writer.ts', import.meta.url));
@@ -240,9 +240,12 @@ describe('the serving index', () => {
     }
   });
 
-  it("applies a write of many changes in parts, mapping its file afresh between them, and serves the write's records", async () => {
-    const path = tempDb();
-    const store = openSqliteStore(path);
+  /**
+   * Writes p0, then p0…p299 with new e-mails over it: the remaps the large write made, after which each of
+   * `found` is served by its new e-mail and the index is current.
+   */
+  const remapsOfLargeWrite = async (found: number[]) => {
+    const store = openSqliteStore(tempDb());
     const remap = vi.spyOn(ServingIndex.prototype as unknown as { remap(): void }, 'remap');
     try {
       await store.upsert('people', [prepared(person('p0', 'p0@acme.com.au'))]);
@@ -251,72 +254,94 @@ describe('the serving index', () => {
         'people',
         Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `moved${n}@acme.com.au`))),
       );
-      // The first part with the commit, then the rest, the file mapped afresh before each and after the last.
-      expect(remap).toHaveBeenCalledTimes(Math.ceil((300 - CHANGES_PER_PART) / CHANGES_PER_PART) + 1);
-      for (const n of [0, CHANGES_PER_PART - 1, CHANGES_PER_PART, 200, 299]) {
-        expect(bodyOf(store.findRecords('people', 'work_email', `moved${n}@acme.com.au`, 11))).toHaveLength(
-          1,
-        );
+      const remaps = remap.mock.calls.length;
+      for (const n of found) {
+        const served = store.findRecords('people', 'work_email', `moved${n}@acme.com.au`, 11);
+        expect(bodyOf(served)).toHaveLength(1);
       }
       expect(store.findRecords('people', 'work_email', 'p0@acme.com.au', 11)).toEqual([]);
-      await store.upsert('people', [prepared(person('p1', 'again@acme.com.au'))]);
-      expect(bodyOf(store.findRecords('people', 'work_email', 'again@acme.com.au', 11))).toHaveLength(1);
       expect(store.reconcileIndex()).toBe('current');
       await store.close();
+      return remaps;
     } finally {
       remap.mockRestore();
     }
+  };
+
+  it('applies a write of many changes to a small index in one transaction, and maps its file afresh after it', async () => {
+    expect(await remapsOfLargeWrite([0, 150, 299])).toBe(1);
   });
 
-  it("ends as SQLite is when another write changes a record between a large write's parts", async () => {
-    const path = tempDb();
-    const store = openSqliteStore(path);
-    const large = Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `first${n}@acme.com.au`)));
-    const later = person('p200', 'later@acme.com.au');
-    const remap = ServingIndex.prototype['remap' as keyof ServingIndex] as unknown as () => void;
-    const between: Array<Promise<unknown>> = [];
-    const spy = vi
-      .spyOn(ServingIndex.prototype as unknown as { remap(): void }, 'remap')
-      .mockImplementation(function (this: ServingIndex) {
-        remap.call(this);
-        // Before the large write's second part: a write of its own (a server's, say) of a record in that part.
-        if (between.length === 0) between.push(store.upsert('people', [prepared(later)]));
-      });
-    try {
-      await store.upsert('people', large);
-      await Promise.all(between);
-      expect(between).toHaveLength(1);
-      // A later part of the large write applied p200 as SQLite has it now, not as the large write had it.
-      expect(bodyOf(store.findRecords('people', 'id', 'p200', 1))).toEqual([JSON.stringify(later)]);
-      expect(store.findRecords('people', 'work_email', 'first200@acme.com.au', 11)).toEqual([]);
-      expect(bodyOf(store.findRecords('people', 'work_email', 'later@acme.com.au', 11))).toHaveLength(1);
-      expect(bodyOf(store.findRecords('people', 'work_email', 'first299@acme.com.au', 11))).toHaveLength(1);
-      // The later write ended first: the large one's end does not take the index back to its generation.
-      expect(store.reconcileIndex()).toBe('current');
+  describe('applying a large write to a large index in parts', () => {
+    const fromBytes = IN_PARTS.fromBytes;
+    // Every index is large here.
+    beforeEach(() => {
+      IN_PARTS.fromBytes = 0;
+    });
+    afterEach(() => {
+      IN_PARTS.fromBytes = fromBytes;
+    });
+
+    it("maps its file afresh between the parts, and serves the write's records", async () => {
+      const { changes } = IN_PARTS;
+      // The first part with the commit, then the rest, the file mapped afresh before each and after the last.
+      expect(await remapsOfLargeWrite([0, changes - 1, changes, 200, 299])).toBe(
+        Math.ceil((300 - changes) / changes) + 1,
+      );
+    });
+
+    it("ends as SQLite is when another write changes a record between a large write's parts", async () => {
+      const path = tempDb();
+      const store = openSqliteStore(path);
+      const large = Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `first${n}@acme.com.au`)));
+      const later = person('p200', 'later@acme.com.au');
+      const remap = ServingIndex.prototype['remap' as keyof ServingIndex] as unknown as () => void;
+      const between: Array<Promise<unknown>> = [];
+      const spy = vi
+        .spyOn(ServingIndex.prototype as unknown as { remap(): void }, 'remap')
+        .mockImplementation(function (this: ServingIndex) {
+          remap.call(this);
+          // Before the large write's second part: a write of its own (a server's, say) of a record in that part.
+          if (between.length === 0) between.push(store.upsert('people', [prepared(later)]));
+        });
+      try {
+        await store.upsert('people', large);
+        await Promise.all(between);
+        expect(between).toHaveLength(1);
+        // A later part of the large write applied p200 as SQLite has it now, not as the large write had it.
+        expect(bodyOf(store.findRecords('people', 'id', 'p200', 1))).toEqual([JSON.stringify(later)]);
+        expect(store.findRecords('people', 'work_email', 'first200@acme.com.au', 11)).toEqual([]);
+        expect(bodyOf(store.findRecords('people', 'work_email', 'later@acme.com.au', 11))).toHaveLength(1);
+        expect(bodyOf(store.findRecords('people', 'work_email', 'first299@acme.com.au', 11))).toHaveLength(1);
+        // The later write ended first: the large one's end does not take the index back to its generation.
+        expect(store.reconcileIndex()).toBe('current');
+        await store.close();
+      } finally {
+        spy.mockRestore();
+      }
+    });
+
+    it('is repaired by the next process to open the store when a writer dies between the parts of a large write', async () => {
+      const path = tempDb();
+      const store = openSqliteStore(path);
+      await store.upsert(
+        'people',
+        Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `old${n}@acme.com.au`))),
+      );
       await store.close();
-    } finally {
-      spy.mockRestore();
-    }
-  });
-
-  it('is repaired by the next process to open the store when a writer dies between the parts of a large write', async () => {
-    const path = tempDb();
-    const store = openSqliteStore(path);
-    await store.upsert(
-      'people',
-      Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `old${n}@acme.com.au`))),
-    );
-    await store.close();
-    const child = spawnSync(process.execPath, ['--import', 'tsx', DYING_BETWEEN_PARTS, path]);
-    expect(child.signal).toBe('SIGKILL');
-    const reopened = openSqliteStore(path);
-    // Its first part (p0, p1, …) is in the index; the rest, repaired from SQLite as the store opened.
-    for (const n of [0, CHANGES_PER_PART - 1, CHANGES_PER_PART, 299]) {
-      expect(reopened.findRecords('people', 'work_email', `old${n}@acme.com.au`, 11)).toEqual([]);
-      expect(bodyOf(reopened.findRecords('people', 'work_email', `new${n}@acme.com.au`, 11))).toHaveLength(1);
-    }
-    expect(reopened.reconcileIndex()).toBe('current');
-    await reopened.close();
+      const child = spawnSync(process.execPath, ['--import', 'tsx', DYING_BETWEEN_PARTS, path]);
+      expect(child.signal).toBe('SIGKILL');
+      const reopened = openSqliteStore(path);
+      // Its first part (p0, p1, …) is in the index; the rest, repaired from SQLite as the store opened.
+      for (const n of [0, IN_PARTS.changes - 1, IN_PARTS.changes, 299]) {
+        expect(reopened.findRecords('people', 'work_email', `old${n}@acme.com.au`, 11)).toEqual([]);
+        expect(bodyOf(reopened.findRecords('people', 'work_email', `new${n}@acme.com.au`, 11))).toHaveLength(
+          1,
+        );
+      }
+      expect(reopened.reconcileIndex()).toBe('current');
+      await reopened.close();
+    });
   });
 
   describe('built in the background, as a server opens it', () => {

@@ -303,12 +303,14 @@ export class ServingIndex {
       const { changes, generation, first } = committed!;
       if (scope !== 'keys' && changes.length > first) {
         this.applyRest(scope, intent, changes.slice(first), generation);
-      } else if (changes.length >= REMAP_AFTER_CHANGES) this.remap();
+      }
     } catch (error) {
       this.abandon(intent);
       throw committed === undefined ? error : withCommitted(error, committed.result);
     }
-    return committed!.result;
+    const { result, changes, first } = committed!;
+    if (changes.length > first || changes.length >= REMAP_AFTER_CHANGES) this.remap();
+    return result;
   }
 
   /** The end of a write in its last transaction: the index at its generation (or a later write's). */
@@ -324,7 +326,7 @@ export class ServingIndex {
 
   /**
    * Applies a committed write's changes after its first part, a part a transaction, mapping the file afresh
-   * before each. Another process may have written the same records in between (its write took the lock
+   * before each (and the write after the last). Another process may have written the same records in between (its write took the lock
    * after this one's commit): each record is read again from the store of record, as a repair does, so
    * that the index ends as SQLite is. The write's intent stands until its last part: a process that dies
    * part-way leaves it to be repaired, whole, by the next reconcile.
@@ -339,13 +341,19 @@ export class ServingIndex {
       const part = rest.slice(start, start + IN_PARTS.changes);
       this.remap();
       this.env.transactionSync(() => {
-        const ids = part.map((change) => change.id);
-        const rows = new Map(this.source.rows(scope, ids).map((row) => [row.id, row]));
-        for (const id of ids) applyChange(this.dbs[scope], { id, row: rows.get(id) });
+        this.applyAsStored(
+          scope,
+          part.map((change) => change.id),
+        );
         if (start + IN_PARTS.changes >= rest.length) this.endWrite(intent, generation);
       });
     }
-    this.remap();
+  }
+
+  /** Inside the write lock: applies these records as SQLite holds them now (gone when it holds none). */
+  private applyAsStored(scope: Entity, ids: readonly string[]): void {
+    const rows = new Map(this.source.rows(scope, ids).map((row) => [row.id, row]));
+    for (const id of ids) applyChange(this.dbs[scope], { id, row: rows.get(id) });
   }
 
   /**
@@ -568,8 +576,7 @@ export class ServingIndex {
       if (scope === 'keys') {
         this.bumpKeys();
       } else {
-        const rows = new Map(this.source.rows(scope, value.ids).map((row) => [row.id, row]));
-        for (const id of value.ids) applyChange(this.dbs[scope], { id, row: rows.get(id) });
+        this.applyAsStored(scope, value.ids);
       }
       this.intents.removeSync(key);
     }

@@ -242,7 +242,7 @@ describe('the serving index', () => {
 
   /**
    * Writes p0, then p0…p299 with new e-mails over it: the remaps the large write made, after which each of
-   * `found` is served by its new e-mail and the index is current.
+   * `found` is served by its new e-mail, so is a small write's record after it, and the index is current.
    */
   const remapsOfLargeWrite = async (found: number[]) => {
     const store = openSqliteStore(tempDb());
@@ -260,6 +260,8 @@ describe('the serving index', () => {
         expect(bodyOf(served)).toHaveLength(1);
       }
       expect(store.findRecords('people', 'work_email', 'p0@acme.com.au', 11)).toEqual([]);
+      await store.upsert('people', [prepared(person('p1', 'again@acme.com.au'))]);
+      expect(bodyOf(store.findRecords('people', 'work_email', 'again@acme.com.au', 11))).toHaveLength(1);
       expect(store.reconcileIndex()).toBe('current');
       await store.close();
       return remaps;

@@ -14,6 +14,7 @@ import {
   TRANSACTION_MS,
   UPSERT_TRANSACTION,
 } from '../../src/ingest/import.js';
+import { knownBodies } from '../../src/ingest/known-bodies.js';
 import { MAX_RECORD_BYTES } from '../../src/ingest/prepare.js';
 import { MAX_JSON_DEPTH } from '../../src/schemas/json-text.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
@@ -61,6 +62,17 @@ describe.each([{ worker: true }, { worker: false }])('importFile with worker: $w
     const summary = await importFile(store, 'people', file, { worker });
     expect(summary).toMatchObject({ read: 3, imported: 3, rejected: 0 });
     expect(await store.findIds('people', 'linkedin', linkedinSlug(3), 5)).toEqual([personId(3)]);
+  });
+
+  it("counts a refresh's stored lines unchanged and writes the others, as a refresh's one parse thread does", async () => {
+    await importFile(store, 'people', fileOf([1, 2, 3, 4].map(personLine)), { worker });
+    const changed = JSON.stringify({ ...JSON.parse(personLine(2)), headline: 'Director' });
+    const lines = [personLine(1), changed, personLine(3), personLine(4), personLine(5)];
+    const known = { ...(await knownBodies(store, 'people'))!, except: [] };
+    const summary = await importFile(store, 'people', fileOf(lines), { worker, known });
+    expect(summary).toMatchObject({ read: 5, inserted: 1, updated: 1, unchanged: 3, rejected: 0 });
+    expect(JSON.parse((await store.getRecord('people', personId(2)))!.body).headline).toBe('Director');
+    expect(await store.count('people')).toBe(5);
   });
 
   it('reports progress up to the whole file', async () => {

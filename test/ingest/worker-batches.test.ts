@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PreparedBatch, prepareBatches } from '../../src/ingest/batches.js';
+import { knownBodies } from '../../src/ingest/known-bodies.js';
+import { etagOf } from '../../src/ingest/prepare.js';
 import { prepareBatchesInWorker } from '../../src/ingest/worker-batches.js';
 import { personLine } from './fixtures.js';
 
@@ -21,6 +23,13 @@ async function collect(batches: AsyncIterable<PreparedBatch>) {
   for await (const batch of batches) out.push(summarise(batch));
   return out;
 }
+
+/** A store holding `bodies`, as knownBodies reads one. */
+const storeOf = (bodies: string[]) => ({
+  async *exportEtags() {
+    yield bodies.map(etagOf);
+  },
+});
 
 describe('prepareBatchesInWorker', () => {
   let dir: string;
@@ -54,6 +63,26 @@ describe('prepareBatchesInWorker', () => {
       expect(await collect(prepareBatchesInWorker('people', file, 3, { inlineBatches: 1, workers }))).toEqual(
         await collect(prepareBatches('people', file, 3)),
       );
+    },
+  );
+
+  it.each([1, 2])(
+    "counts a refresh's stored lines unchanged in %s worker(s), as this thread does",
+    async (workers) => {
+      // The stored bodies: every other person of the file (etagOf trims a line as the reader does).
+      const stored = Array.from({ length: 9 }, (_, n) => personLine(n)).filter((_, n) => n % 2 === 0);
+      const known = { ...(await knownBodies(storeOf(stored), 'people'))!, except: [] };
+      const withUnchanged = async (batches: AsyncIterable<PreparedBatch>) => {
+        const out: Array<{ ids: string[]; unchanged: number }> = [];
+        for await (const batch of batches)
+          out.push({ ids: batch.records.map((r) => r.id), unchanged: batch.unchanged });
+        return out;
+      };
+      const expected = await withUnchanged(prepareBatches('people', file, 2, undefined, known));
+      expect(expected.reduce((n, b) => n + b.unchanged, 0)).toBe(5);
+      expect(
+        await withUnchanged(prepareBatchesInWorker('people', file, 2, { inlineBatches: 0, workers, known })),
+      ).toEqual(expected);
     },
   );
 

@@ -96,13 +96,6 @@ export function nextTransactionSize(records: number, took: number): number {
  * against 3.3–3.4 s; 100,000 (203 MB) 9.8 s against 9.0 s.
  */
 export const PARSE_THREADS_FROM = 64 * 1024 * 1024;
-/**
- * Parse threads for a refresh's file (with `known`): one. Most of its lines are a stored body's, hashed and
- * counted unparsed, and one thread keeps ahead of the writer; a second held memory of its own for nothing.
- * A month's refresh of 1,000,000 people peaked at 417–421 MB with one, 523–562 MB with two, and took no
- * longer (BENCHMARKS.md, "A refresh's one parse thread").
- */
-export const REFRESH_PARSE_THREADS = 1;
 /** How much larger an NDJSON file is than its gzip (`enrich generate --gzip`: about five times). */
 const GZIP_RATIO = 5;
 
@@ -151,10 +144,7 @@ export async function importFile(
   // Read once: suppressions are few, and one added during an import applies from the next one.
   const suppression = new SuppressionFilter(await store.suppressedHashes(entity));
   const batches = useWorker
-    ? prepareBatchesInWorker(entity, file, batchSize, {
-        known: opts.known,
-        workers: opts.known ? REFRESH_PARSE_THREADS : undefined,
-      })
+    ? prepareBatchesInWorker(entity, file, batchSize, { known: opts.known })
     : prepareBatches(entity, file, batchSize, undefined, opts.known);
   let last: PreparedBatch | undefined;
   const counts = noneCounted();

@@ -19,7 +19,13 @@ interface Preparer {
 export interface WorkerBatchOptions {
   /** Batches this thread prepares itself at most while the workers load (default: until they are ready). */
   inlineBatches?: number;
-  /** Worker threads (default: one per core, one for a gzip file, which each would decompress whole). */
+  /**
+   * Worker threads. Default: one per core; one for a gzip file, which each would decompress whole; and one
+   * for a refresh's file (with `known`), whose lines are mostly a stored body's, hashed and counted unparsed:
+   * one thread keeps ahead of the writer, and a second held memory of its own for nothing (a month's refresh
+   * of 1,000,000 people peaked at 417–421 MB with one, 523–562 MB with two, in no more time; BENCHMARKS.md,
+   * "A refresh's one parse thread").
+   */
   workers?: number;
   /** The store's bodies, whose lines are counted unchanged unparsed (see known-bodies.ts). */
   known?: KnownBodiesData;
@@ -37,7 +43,9 @@ export async function* prepareBatchesInWorker(
   batchSize: number,
   { inlineBatches = Number.POSITIVE_INFINITY, workers, known }: WorkerBatchOptions = {},
 ): AsyncGenerator<PreparedBatch> {
-  const count = workers ?? ((await openNdjson(file)).gzip ? 1 : Math.max(1, availableParallelism()));
+  const count =
+    workers ??
+    (known !== undefined || (await openNdjson(file)).gzip ? 1 : Math.max(1, availableParallelism()));
   const input: PrepareWorkerInput = { entity, file, batchSize, known };
   let ready = 0;
   let failure: Error | undefined;

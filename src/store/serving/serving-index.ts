@@ -326,10 +326,10 @@ export class ServingIndex {
 
   /**
    * Applies a committed write's changes after its first part, a part a transaction, mapping the file afresh
-   * before each (and the write after the last). Another process may have written the same records in between (its write took the lock
-   * after this one's commit): each record is read again from the store of record, as a repair does, so
-   * that the index ends as SQLite is. The write's intent stands until its last part: a process that dies
-   * part-way leaves it to be repaired, whole, by the next reconcile.
+   * before each (`write` maps it after the last). Another process may have written the same records in
+   * between (its write took the lock after this one's commit): each record is read again from the store of
+   * record, as a repair does, so that the index ends as SQLite is. The write's intent stands until its last
+   * part: a process that dies part-way leaves it to be repaired, whole, by the next reconcile.
    */
   private applyRest(
     scope: Entity,
@@ -338,13 +338,10 @@ export class ServingIndex {
     generation: number | undefined,
   ): void {
     for (let start = 0; start < rest.length; start += IN_PARTS.changes) {
-      const part = rest.slice(start, start + IN_PARTS.changes);
+      const ids = rest.slice(start, start + IN_PARTS.changes).map((change) => change.id);
       this.remap();
       this.env.transactionSync(() => {
-        this.applyAsStored(
-          scope,
-          part.map((change) => change.id),
-        );
+        this.applyAsStored(scope, ids);
         if (start + IN_PARTS.changes >= rest.length) this.endWrite(intent, generation);
       });
     }

@@ -31,6 +31,9 @@ afterEach(() => {
 
 const person = (id: string, email: string) => ({ id, name: id, emails: { work: [{ value: email }] } });
 const prepared = (record: object) => prepareLine('people', JSON.stringify(record)) as RecordToStore;
+/** People p0…p(count-1), each with the work e-mail `<mailbox><n>@acme.com.au`. */
+const numbered = (count: number, mailbox: string) =>
+  Array.from({ length: count }, (_, n) => prepared(person(`p${n}`, `${mailbox}${n}@acme.com.au`)));
 const bodyOf = (records: Array<{ body: Buffer | string }>) => records.map((r) => String(r.body));
 
 /** Writes `record` in a child process killed between its SQLite commit and the index update. */
@@ -213,10 +216,7 @@ describe('the serving index', () => {
   it('is built whole across remaps of its file, and serves what SQLite holds', async () => {
     const path = tempDb();
     const store = openSqliteStore(path);
-    await store.upsert(
-      'people',
-      Array.from({ length: 600 }, (_, n) => prepared(person(`p${n}`, `p${n}@acme.com.au`))),
-    );
+    await store.upsert('people', numbered(600, 'p'));
     await store.close();
     rmSync(servingIndexPath(path));
     // Pages of 5: 120 transactions of records and more of lists, the file closed and mapped again every 50.
@@ -250,10 +250,7 @@ describe('the serving index', () => {
     try {
       await store.upsert('people', [prepared(person('p0', 'p0@acme.com.au'))]);
       expect(remap).not.toHaveBeenCalled();
-      await store.upsert(
-        'people',
-        Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `moved${n}@acme.com.au`))),
-      );
+      await store.upsert('people', numbered(300, 'moved'));
       const remaps = remap.mock.calls.length;
       for (const n of found) {
         const served = store.findRecords('people', 'work_email', `moved${n}@acme.com.au`, 11);
@@ -295,7 +292,7 @@ describe('the serving index', () => {
     it("ends as SQLite is when another write changes a record between a large write's parts", async () => {
       const path = tempDb();
       const store = openSqliteStore(path);
-      const large = Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `first${n}@acme.com.au`)));
+      const large = numbered(300, 'first');
       const later = person('p200', 'later@acme.com.au');
       const remap = ServingIndex.prototype['remap' as keyof ServingIndex] as unknown as () => void;
       const between: Array<Promise<unknown>> = [];
@@ -326,10 +323,7 @@ describe('the serving index', () => {
     it('is repaired by the next process to open the store when a writer dies between the parts of a large write', async () => {
       const path = tempDb();
       const store = openSqliteStore(path);
-      await store.upsert(
-        'people',
-        Array.from({ length: 300 }, (_, n) => prepared(person(`p${n}`, `old${n}@acme.com.au`))),
-      );
+      await store.upsert('people', numbered(300, 'old'));
       await store.close();
       const child = spawnSync(process.execPath, ['--import', 'tsx', DYING_BETWEEN_PARTS, path]);
       expect(child.signal).toBe('SIGKILL');
@@ -352,7 +346,7 @@ describe('the serving index', () => {
     const withoutIndex = async () => {
       const path = tempDb();
       const store = openSqliteStore(path, { servingIndex: false });
-      const people = Array.from({ length: PEOPLE }, (_, n) => prepared(person(`p${n}`, `p${n}@acme.com.au`)));
+      const people = numbered(PEOPLE, 'p');
       await store.upsert('people', people);
       await store.close();
       rmSync(servingIndexPath(path), { force: true });

@@ -1,6 +1,5 @@
 // enrich migrate: applies PostgreSQL schema migrations (the embedded SQLite store migrates itself on open).
 import type { Command } from 'commander';
-import { migratePostgres } from '../store/postgres/migrate.js';
 import { connections, UsageError } from './options.js';
 
 export function registerMigrate(program: Command) {
@@ -15,6 +14,8 @@ export function registerMigrate(program: Command) {
         );
         return;
       }
+      // Loaded here: every other command starts without `pg` (see openStore).
+      const { migratePostgres } = await import('../store/postgres/migrate.js');
       const { applied } = await migratePostgres(url).catch((error: Error) => {
         throw new UsageError(`migration failed: ${error.message}`);
       });

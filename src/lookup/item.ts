@@ -37,7 +37,14 @@ export function itemKeys(operation: LookupOperation, params: unknown): LookupKey
 /** The names of the parameters an item gave, in the operation's order (audited, never their values). */
 export function givenParams(operation: LookupOperation, params: unknown): string[] {
   if (params === null || typeof params !== 'object') return [];
-  return operation.params.filter((name) => (params as Record<string, unknown>)[name] !== undefined);
+  // The item's own names are read (one or two), not every accepted one's.
+  const given: string[] = [];
+  for (const name in params) {
+    if ((params as Record<string, unknown>)[name] !== undefined && operation.params.includes(name))
+      given.push(name);
+  }
+  if (given.length > 1) given.sort((a, b) => operation.params.indexOf(a) - operation.params.indexOf(b));
+  return given;
 }
 
 /** The ids a 409 listed, each once: what an ambiguous lookup disclosed. */

@@ -16,11 +16,35 @@ export function parseLookupQuery<P extends string>(
   accepted: readonly P[],
   options: readonly string[] = [],
 ): Array<[P, string]> {
+  // A query names one or two parameters of a dozen: its own names are read, not every accepted one's.
+  let given: Array<[P, string]> = [];
+  let valid = true;
   for (const name in query) {
-    if (!(accepted as readonly string[]).includes(name) && !options.includes(name)) {
-      throw unknown(name, accepted);
+    if (!(accepted as readonly string[]).includes(name)) {
+      if (!options.includes(name)) throw unknown(name, accepted);
+      continue;
     }
+    const value = query[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_VALUE_LENGTH) valid = false;
+    else given.push([name as P, value]);
   }
+  // A bad value is told as before: the first in `accepted` order, once every name is known to be accepted.
+  if (!valid) given = checkedInOrder(query, accepted);
+  else if (given.length > 1) given.sort(([a], [b]) => accepted.indexOf(a) - accepted.indexOf(b));
+  if (given.length === 0) {
+    throw new ProblemError('missing_identifier', `Give at least one identifier: ${accepted.join(', ')}.`, {
+      accepted,
+    });
+  }
+  return given;
+}
+
+/** The accepted parameters' values in `accepted` order; throws the 400 of the first bad one. */
+function checkedInOrder<P extends string>(
+  query: Record<string, unknown>,
+  accepted: readonly P[],
+): Array<[P, string]> {
   const given: Array<[P, string]> = [];
   for (const name of accepted) {
     const value = query[name];
@@ -30,11 +54,6 @@ export function parseLookupQuery<P extends string>(
     if (value.length > MAX_VALUE_LENGTH)
       throw invalid(name, `${name} is longer than ${MAX_VALUE_LENGTH} characters.`);
     given.push([name, value]);
-  }
-  if (given.length === 0) {
-    throw new ProblemError('missing_identifier', `Give at least one identifier: ${accepted.join(', ')}.`, {
-      accepted,
-    });
   }
   return given;
 }

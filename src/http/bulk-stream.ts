@@ -20,8 +20,12 @@ import { releaseBodyDeadline } from './request-deadline.js';
 /** The longest line read; a longer one gets an `invalid` result and is skipped. */
 export const MAX_LINE_BYTES = 64 * 1024;
 const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8';
-/** Lines per batch at most: a batch costs one limiter call, one quota reservation and one write. */
-const MAX_BATCH = 100;
+/**
+ * Lines per batch at most: a batch costs one limiter call, one quota reservation, one journal write and one
+ * socket write. A stream of 1,000,000 lookups ran 12.6% faster in batches of 500 than of 100, and no faster
+ * in batches of 1,000 (BENCHMARKS.md).
+ */
+const MAX_BATCH = 500;
 
 /** Lines per batch for a key: a tenth of a second's worth, so that pacing stays smooth at low rates. */
 const batchSize = (rate: number) => Math.max(1, Math.min(MAX_BATCH, Math.floor(rate / 10)));

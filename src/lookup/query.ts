@@ -26,8 +26,8 @@ export function parseLookupQuery<P extends string>(
     }
     const value = query[name];
     if (value === undefined) continue;
-    if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_VALUE_LENGTH) valid = false;
-    else given.push([name as P, value]);
+    if (valueFault(name, value) !== undefined) valid = false;
+    else given.push([name as P, value as string]);
   }
   // A bad value is told as before: the first in `accepted` order, once every name is known to be accepted.
   if (!valid) given = checkedInOrder(query, accepted);
@@ -40,6 +40,14 @@ export function parseLookupQuery<P extends string>(
   return given;
 }
 
+/** What is wrong with a parameter's value, or undefined when it is a usable identifier. */
+function valueFault(name: string, value: unknown): string | undefined {
+  if (typeof value !== 'string') return `${name} is given more than once.`;
+  if (value.trim() === '') return `${name} is empty.`;
+  if (value.length > MAX_VALUE_LENGTH) return `${name} is longer than ${MAX_VALUE_LENGTH} characters.`;
+  return undefined;
+}
+
 /** The accepted parameters' values in `accepted` order; throws the 400 of the first bad one. */
 function checkedInOrder<P extends string>(
   query: Record<string, unknown>,
@@ -49,11 +57,9 @@ function checkedInOrder<P extends string>(
   for (const name of accepted) {
     const value = query[name];
     if (value === undefined) continue;
-    if (typeof value !== 'string') throw invalid(name, `${name} is given more than once.`);
-    if (value.trim() === '') throw invalid(name, `${name} is empty.`);
-    if (value.length > MAX_VALUE_LENGTH)
-      throw invalid(name, `${name} is longer than ${MAX_VALUE_LENGTH} characters.`);
-    given.push([name, value]);
+    const fault = valueFault(name, value);
+    if (fault !== undefined) throw invalid(name, fault);
+    given.push([name, value as string]);
   }
   return given;
 }

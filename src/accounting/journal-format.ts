@@ -12,7 +12,32 @@ import { mergeUsage } from './usage-report.js';
  * // '0\tkey_1\tpeople\tid\t200\tfp1\n'
  */
 export function journalLine(r: LookupRecord): string {
-  return `${r.at}\t${r.keyId}\t${r.operation}\t${r.params.join(',')}\t${r.status}\t${r.matched.join(',')}\n`;
+  if (r.at !== head.at || r.keyId !== head.keyId || r.operation !== head.operation) {
+    head = {
+      at: r.at,
+      keyId: r.keyId,
+      operation: r.operation,
+      text: `${r.at}\t${r.keyId}\t${r.operation}\t`,
+    };
+  }
+  return `${head.text}${r.params.join(',')}${statusField(r.status)}${r.matched.join(',')}\n`;
+}
+
+/**
+ * The line's first three fields as last written: a bulk's items share them, so each item's line is joined
+ * from four pieces rather than eleven (fewer strings for the collector, at 150,000 lines a second).
+ */
+let head = { at: Number.NaN, keyId: '', operation: '', text: '' };
+
+/** `\tstatus\t`, made once for each status. */
+const STATUS_FIELDS = new Map<number, string>();
+function statusField(status: number): string {
+  let field = STATUS_FIELDS.get(status);
+  if (field === undefined) {
+    field = `\t${status}\t`;
+    STATUS_FIELDS.set(status, field);
+  }
+  return field;
 }
 
 /** What a run of journal lines adds to the store. */

@@ -99,12 +99,6 @@ class Outlet {
 
 /** A line's item: its params and ref, or an `invalid` outcome saying what is wrong with the line. */
 function lineItem(operation: LookupOperation, line: BodyLine): BatchItem & { ref: string | undefined } {
-  const refused = (problem: ProblemError, ref?: unknown) => ({
-    params: undefined,
-    given: [],
-    ref: typeof ref === 'string' && ref.length <= 256 ? ref : undefined,
-    decided: { status: 'invalid' as const, problem },
-  });
   if ('tooLong' in line) {
     const detail = `line ${line.number} is longer than ${MAX_LINE_BYTES.toLocaleString('en')} bytes.`;
     return refused(invalidBody('$', detail, { line: line.number, max_bytes: MAX_LINE_BYTES }));
@@ -119,6 +113,14 @@ function lineItem(operation: LookupOperation, line: BodyLine): BatchItem & { ref
     return refused(onLine(error, line.number), (value as { ref?: unknown } | null)?.ref);
   }
 }
+
+/** The item of a line that is refused: its problem, and its ref when the line gave a usable one. */
+const refused = (problem: ProblemError, ref?: unknown) => ({
+  params: undefined,
+  given: [],
+  ref: typeof ref === 'string' && ref.length <= 256 ? ref : undefined,
+  decided: { status: 'invalid' as const, problem },
+});
 
 /** A problem with a line's item, saying which line. */
 const onLine = (problem: ProblemError, number: number) =>

@@ -91,9 +91,11 @@ export async function* lineBatches(
     number++;
     if (skipping || carried + end - start > maxLineBytes) {
       batch.push({ number, tooLong: true });
+    } else if (carried === 0) {
+      // Decoded from the chunk itself: no view of it made for each line.
+      if (!isBlank(chunk, start, end)) batch.push({ number, text: chunk.toString('utf8', start, end) });
     } else {
-      const whole =
-        carried === 0 ? chunk.subarray(start, end) : Buffer.concat([...carry, chunk.subarray(start, end)]);
+      const whole = Buffer.concat([...carry, chunk.subarray(start, end)]);
       if (!isBlank(whole, 0, whole.length)) batch.push({ number, text: whole.toString('utf8') });
     }
     carry = [];

@@ -71,13 +71,16 @@ function onlyMembers(value: Record<string, unknown>, path: string, accepted: rea
   }
 }
 
+/** The members a bulk item may hold. */
+const ITEM_MEMBERS: readonly string[] = ['params', 'ref'];
+
 /**
  * One item, `{"params": {…}, "ref": "…"}`, found at `path`.
  * @example parseBulkItem({ params: { id: 'fp1' }, ref: 'row-1' }, '$.requests[0]')
  */
 export function parseBulkItem(value: unknown, path: string): BulkItem {
   if (!isObject(value)) throw invalidBody(path, 'an item must be an object with "params" (and "ref").');
-  onlyMembers(value, path, ['params', 'ref']);
+  onlyMembers(value, path, ITEM_MEMBERS);
   const { params, ref } = value;
   if (!isObject(params)) {
     throw invalidBody(`${path}.params`, 'params must be an object of parameter names and values.');

@@ -5,7 +5,7 @@ import { ProblemError } from '../errors.js';
 import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
 import type { RecordStore, ServedRecord } from '../store/records.js';
 import type { LookupKeys, LookupOperation } from './operations.js';
-import { parseLookupQuery } from './query.js';
+import { appended, parseLookupQuery } from './query.js';
 import { type Resolved, resolve } from './resolve.js';
 
 /** How one item ended: as `enrich match` and the bulk summary count it. */
@@ -26,7 +26,8 @@ export function itemKeys(operation: LookupOperation, params: unknown): LookupKey
       parameter: 'params',
     });
   }
-  for (const [name, value] of Object.entries(params)) {
+  for (const name in params) {
+    const value = (params as Record<string, unknown>)[name];
     if (typeof value !== 'string' && operation.params.includes(name)) {
       throw new ProblemError('invalid_parameter', `${name} must be a string.`, { parameter: name });
     }
@@ -38,11 +39,12 @@ export function itemKeys(operation: LookupOperation, params: unknown): LookupKey
 export function givenParams(operation: LookupOperation, params: unknown): string[] {
   if (params === null || typeof params !== 'object') return [];
   // The item's own names are read (one or two), not every accepted one's.
-  const given: string[] = [];
+  let given: string[] | undefined;
   for (const name in params) {
     if ((params as Record<string, unknown>)[name] !== undefined && operation.params.includes(name))
-      given.push(name);
+      given = appended(given, name);
   }
+  if (given === undefined) return [];
   if (given.length > 1) given.sort((a, b) => operation.params.indexOf(a) - operation.params.indexOf(b));
   return given;
 }

@@ -11,6 +11,7 @@ import {
 import type { Entity } from '../vocabulary/entities.js';
 import type { Operation, Scope } from '../vocabulary/operations.js';
 import { NAME_MATCH_PARAMS, type NameMatch, type NameMatchParam, parseNameMatch } from './name-match.js';
+import { appended } from './query.js';
 
 /** What a lookup asks: the identifiers' keys, and a match by name and company when one is given. */
 export interface LookupKeys {
@@ -39,15 +40,17 @@ const NAME_MATCH_PARAM_SET = new Set<string>(NAME_MATCH_PARAMS);
  * @example peopleKeys([['work_email', 'jane@acme.com.au']]) // { keys: [['work_email', {…}]] }
  */
 export function peopleKeys(given: Array<[PeopleLookupParam, string]>): LookupKeys {
-  const keys: Array<[string, LookupKey]> = [];
+  let keys: Array<[string, LookupKey]> | undefined;
   let named: Partial<Record<NameMatchParam, string>> | undefined;
   for (const [param, raw] of given) {
-    if (!NAME_MATCH_PARAM_SET.has(param)) keys.push([param, personLookupKey(param as PersonParam, raw)]);
+    if (!NAME_MATCH_PARAM_SET.has(param))
+      keys = appended(keys, [param, personLookupKey(param as PersonParam, raw)]);
     else {
       named ??= {};
       named[param as NameMatchParam] = raw;
     }
   }
+  keys ??= [];
   return named === undefined ? { keys } : { keys, name: parseNameMatch(named) };
 }
 

@@ -69,6 +69,37 @@ describe('a journal line', () => {
     );
   });
 
+  it("records each lookup of a run whose times, keys and operations repeat, as a bulk's items do", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            at: fc.constantFrom(0, 1, 86_400_000),
+            keyId: fc.constantFrom('key_a', 'key_b'),
+            operation: fc.constantFrom('people' as const, 'company' as const),
+            params: fc.constantFrom<string[]>(['id'], ['work_email', 'ln_url'], []),
+            matched: fc.constantFrom<string[]>(['fp1'], [], ['fp2', 'fp3']),
+            status: fc.constantFrom(200, 404, 409),
+          }),
+          { minLength: 1, maxLength: 40 },
+        ),
+        (records) => {
+          const rows = foldLines(records.map(journalLine).join('')).audit;
+          expect(rows).toEqual(
+            records.map((r) => ({
+              atMs: r.at,
+              key_id: r.keyId,
+              operation: r.operation,
+              params: r.params.join(','),
+              matched: r.matched.join(','),
+              status: r.status,
+            })),
+          );
+        },
+      ),
+    );
+  });
+
   it('counts each line on its UTC day, and a matched lookup in its month, whatever the order of the times', () => {
     const hour = 3_600_000;
     fc.assert(

@@ -293,7 +293,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const standing: Standing = {
     limits: deps.limitsStanding,
-    store: store.localStatus && (() => localIndexStanding(store)),
+    store: store.localStatus && ((pingFailed?: unknown) => localIndexStanding(store, pingFailed)),
   };
   registerHealth(app, store, accounting, standing);
   observeService(metrics, {

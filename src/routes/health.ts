@@ -4,7 +4,7 @@ import type { Accounting } from '../accounting/accounting.js';
 import { toProblem } from '../errors.js';
 import { sendProblem } from '../http/problem.js';
 import { headers, publicResponses, responseRef } from '../openapi/components.js';
-import { degradations, notReady, type Standing } from '../readiness.js';
+import { readiness, type Standing } from '../readiness.js';
 import type { HealthStore } from '../store/health.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
 
@@ -81,9 +81,8 @@ export function registerHealth(
       },
     },
     async (request, reply) => {
-      const problem = await notReady(store, accounting, standing);
+      const { problem, degraded: reasons } = await readiness(store, accounting, standing);
       if (problem === undefined) {
-        const reasons = degradations(standing);
         return reasons.length === 0 ? { status: 'ready' } : { status: 'degraded', reasons };
       }
       // A journal that cannot be written was logged once, when it began; a store that is gone is told here.

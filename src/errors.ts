@@ -32,6 +32,9 @@ export const Problems = {
 export type ProblemCode = keyof typeof Problems;
 
 /** The RFC 9457 `type` URI of a problem code. */
+/** An error's message, or what was thrown when it is not an Error: the reason a status or a reply gives. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 export const problemType = (code: ProblemCode) => `https://enrich.dev/problems/${code.replaceAll('_', '-')}`;
 
 /**

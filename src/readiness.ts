@@ -1,7 +1,7 @@
 // What readiness means, for /readyz and the enrich_ready metric alike: the store answers, this process can
 // write its accounting journal (without it every keyed request is refused), and its limits can be checked.
 import type { Accounting } from './accounting/accounting.js';
-import { ProblemError } from './errors.js';
+import { messageOf, ProblemError } from './errors.js';
 import type { HealthStore } from './store/health.js';
 import type { Store } from './store/store.js';
 import { StoreUnavailableError } from './store/unavailable.js';
@@ -34,15 +34,13 @@ export function localIndexStanding(
 ): Degradation | undefined {
   const local = store.localStatus?.();
   if (local === undefined || !local.serving) return undefined;
-  const problem = local.problem ?? (pingFailed === undefined ? undefined : reasonOf(pingFailed));
+  const problem = local.problem ?? (pingFailed === undefined ? undefined : messageOf(pingFailed));
   if (problem === undefined) return undefined;
   return {
     reason: `postgres: unreachable (${problem}); lookups answer from the local index, writes fail`,
     refusing: false,
   };
 }
-
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * What /readyz answers: the problem that makes the service not ready, or the parts it is degraded in (with

@@ -3,6 +3,7 @@
 // poll as a fallback); the API keys travel by the store's keys version.
 import type pg from 'pg';
 import type { LoggedEvent } from '../../changes/events.js';
+import { messageOf } from '../../errors.js';
 import { ENTITIES, type Entity } from '../../vocabulary/entities.js';
 import type { StoredKey } from '../keys.js';
 import type { EntityChange, LocalIndex } from '../local/local-index.js';
@@ -137,7 +138,7 @@ export class PostgresFollower {
   }
 
   private failed(error: unknown): void {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     // A round after a failure checks again that the log still holds the index's cursor.
     this.checked = false;
     if (this.now.problem === undefined)

@@ -2,6 +2,7 @@
 // text matching much of a large store) never holds the event loop that answers lookups.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { messageOf } from '../../errors.js';
 import type { SearchPage, SearchQuery } from '../search.js';
 import { previewOf } from '../search-preview.js';
 import { applyPragmas } from './schema.js';
@@ -38,7 +39,7 @@ parentPort!.on('message', ({ id, entity, query }: SearchRequest) => {
       page.hits = page.hits.map((hit) => ({ id: hit.id, rank: hit.rank, preview: previewOf(preview, hit) }));
     reply = { id, page };
   } catch (error) {
-    reply = { id, failure: error instanceof Error ? error.message : String(error) };
+    reply = { id, failure: messageOf(error) };
   }
   parentPort!.postMessage(reply);
 });
